@@ -1,0 +1,175 @@
+"""Agents choose moves from what their seat may see: random, console (a person) and heuristic bots."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import numpy as np
+
+from jamsumo_sim.turnloop.actions import Action
+from jamsumo_sim.turnloop.state import Game, State
+
+
+class QuitRequest(Exception):
+    """A person asked to stop (the driver saves the match so it can resume)."""
+
+
+class SaveRequest(Exception):
+    """A person asked to save the match now and go on playing."""
+
+    def __init__(self, path: str | None = None) -> None:
+        super().__init__(path or "")
+        self.path = path
+
+
+@dataclass
+class SeatView:
+    """Everything an agent may use to decide: its seat's observation and legal moves.
+
+    ``state`` is a private copy of the full state for perfect-information games only (JamSumo's
+    planner simulates shots on it); for hidden-information games it is None.
+    """
+
+    seat: int
+    game: Game
+    observation: dict[str, Any]
+    legal_actions: list[Action]
+    rng: np.random.Generator
+    state: State | None = None
+    parse: Callable[[str], Action | None] | None = None
+    check: Callable[[Action], str | None] | None = None
+
+
+class Agent:
+    """Base class: ``act(view)`` returns one action."""
+
+    kind = "agent"
+
+    def __init__(self, seat: int, game: Game, **options: Any) -> None:
+        self.seat = seat
+        self.game = game
+        self.options = options
+
+    def act(self, view: SeatView) -> Action:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    @property
+    def is_human(self) -> bool:
+        return False
+
+
+class RandomAgent(Agent):
+    """Picks uniformly among the legal actions."""
+
+    kind = "random"
+
+    def act(self, view: SeatView) -> Action:
+        return view.legal_actions[int(view.rng.integers(len(view.legal_actions)))]
+
+
+class HeuristicAgent(Agent):
+    """Base for heuristic bots: scores every legal action and plays the best (ties at random).
+
+    Subclasses implement :meth:`score`; ``prepare`` may compute per-decision data once.
+    """
+
+    kind = "heuristic"
+
+    def prepare(self, view: SeatView) -> Any:
+        return None
+
+    def score(self, view: SeatView, action: Action, context: Any) -> float:  # pragma: no cover
+        raise NotImplementedError
+
+    def act(self, view: SeatView) -> Action:
+        context = self.prepare(view)
+        scores = np.array([self.score(view, a, context) for a in view.legal_actions], dtype=float)
+        best = np.flatnonzero(scores >= scores.max() - 1e-12)
+        return view.legal_actions[int(best[int(view.rng.integers(len(best)))])]
+
+
+class ConsoleAgent(Agent):
+    """A person at a terminal: shows their view, lists legal moves by number and name, re-prompts.
+
+    Typing a number, a move's name or an unambiguous start of it plays that move; ``help``
+    lists the moves again, ``save [FILE]`` saves the match, ``quit`` saves and stops.
+    """
+
+    kind = "human"
+
+    def __init__(
+        self,
+        seat: int,
+        game: Game,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(seat, game, **options)
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+
+    @property
+    def is_human(self) -> bool:
+        return True
+
+    def _print(self, text: str = "") -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def _list(self, actions: list[Action]) -> None:
+        width = len(str(len(actions)))
+        for index, action in enumerate(actions, 1):
+            self._print(f"  {index:>{width}}. {action.name}")
+
+    def act(self, view: SeatView) -> Action:
+        self._print()
+        self._print(self.game.render(view.observation, view.seat))
+        self._print(f"Seat {view.seat}, your move:")
+        self._list(view.legal_actions)
+        while True:
+            self.stdout.write(f"seat {view.seat}> ")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:  # end of input: stop safely rather than loop forever
+                raise QuitRequest()
+            choice = self.resolve(line.strip(), view)
+            if isinstance(choice, Action):
+                return choice
+            self._print(choice)
+
+    def resolve(self, text: str, view: SeatView) -> Action | str:
+        """Turn typed text into an action, or return the message to show before re-prompting."""
+        actions = view.legal_actions
+        if not text:
+            return "Type a number, a move's name, 'help', 'save' or 'quit'."
+        lowered = text.lower()
+        if lowered in ("help", "?", "h"):
+            self._list(actions)
+            return "Moves listed above."
+        if lowered == "quit" or lowered == "exit":
+            raise QuitRequest()
+        if lowered == "save" or lowered.startswith("save "):
+            raise SaveRequest(text[5:].strip() or None)
+        if text.isdigit():
+            index = int(text)
+            if 1 <= index <= len(actions):
+                return actions[index - 1]
+            return f"There is no move {index}; choose 1–{len(actions)}."
+        exact = [a for a in actions if a.name.lower() == lowered]
+        if exact:
+            return exact[0]
+        prefixed = [a for a in actions if a.name.lower().startswith(lowered)]
+        if len(prefixed) == 1:
+            return prefixed[0]
+        if len(prefixed) > 1:
+            names = ", ".join(a.name for a in prefixed[:5])
+            return f"{text!r} is ambiguous: {names}{' …' if len(prefixed) > 5 else ''}"
+        if view.parse is not None:
+            parsed = view.parse(text)
+            if parsed is not None:
+                reason = view.check(parsed) if view.check else None
+                return parsed if reason is None else f"Not allowed: {reason}"
+        return f"{text!r} is not a legal move; type 'help' to list them."

@@ -1,0 +1,154 @@
+"""The play driver: asks agents for moves, samples chance from the match seed, reports events."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from jamsumo_sim.errors import IllegalAction, UserError
+from jamsumo_sim.turnloop.actions import CHANCE, SIMULTANEOUS, TERMINAL, Action
+from jamsumo_sim.turnloop.agents import Agent, QuitRequest, SaveRequest, SeatView
+from jamsumo_sim.turnloop.state import Game, LogEntry, State
+
+# Streams of the match generator, derived from the one match seed. Each decision gets its own
+# generator keyed by its position in the history, so a resumed match continues exactly.
+_CHANCE_STREAM = 0
+_AGENT_STREAM = 1
+
+
+def rng_for(seed: int, *keys: int) -> np.random.Generator:
+    """The generator for one use within a match (same seed and keys → same numbers)."""
+    if seed < 0:
+        raise UserError(f"a seed must be a non-negative integer, not {seed}")
+    return np.random.default_rng([seed, *keys])
+
+
+def chance_rng(state: State) -> np.random.Generator:
+    return rng_for(state.seed, _CHANCE_STREAM, len(state.history))
+
+
+def agent_rng(state: State, seat: int) -> np.random.Generator:
+    return rng_for(state.seed, _AGENT_STREAM, seat, len(state.history))
+
+
+@dataclass
+class MatchEvent:
+    """Something that happened, for a progress printer or a window: a move and its new log lines."""
+
+    state: State
+    entry: dict[str, Any]
+    log: list[LogEntry] = field(default_factory=list)
+
+
+@dataclass
+class MatchResult:
+    state: State
+    returns: list[float]
+    winners: list[int]
+    turns: int
+    stopped: bool = False  # a person quit before the end (the match was saved)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+
+def seat_view(state: State, seat: int, game: Game) -> SeatView:
+    """What the agent at ``seat`` gets to see now."""
+    return SeatView(
+        seat=seat,
+        game=game,
+        observation=state.observation(seat),
+        legal_actions=state.legal_actions(seat),
+        rng=agent_rng(state, seat),
+        state=state.clone() if game.perfect_information else None,
+        parse=lambda text, s=seat: state.parse_action(s, text),
+        check=lambda action, s=seat: (
+            None if state.is_legal(s, action) else state.why_illegal(s, action)
+        ),
+    )
+
+
+def _ask(agent: Agent, state: State, seat: int) -> Action:
+    view = seat_view(state, seat, state.game)
+    action = agent.act(view)
+    if not state.is_legal(seat, action):
+        raise IllegalAction(
+            f"{agent.kind} agent at seat {seat} chose an illegal move {action.name!r}"
+        )
+    return action
+
+
+def step(state: State, agents: Sequence[Agent]) -> dict[str, Any]:
+    """Make one move (a chance outcome, one seat's move or a joint move); return its history entry."""
+    player = state.current_player()
+    if player == TERMINAL:
+        raise ValueError("the game is over")
+    if player == CHANCE:
+        state.apply_action(state.chance_outcomes().sample(chance_rng(state)))
+    elif player == SIMULTANEOUS:
+        joint = {seat: _ask(agents[seat], state, seat) for seat in state.simultaneous_seats()}
+        state.apply_actions(joint)
+    else:
+        state.apply_action(_ask(agents[player], state, player))
+    return state.history[-1]
+
+
+def count_turns(state: State) -> int:
+    """Decisions made by players (chance outcomes not counted)."""
+    return sum(1 for entry in state.history if "chance" not in entry)
+
+
+def play(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int,
+    params: Mapping[str, Any] | None = None,
+    state: State | None = None,
+    on_event: Callable[[MatchEvent], None] | None = None,
+    on_save: Callable[[State, str | None], None] | None = None,
+    max_steps: int | None = None,
+) -> MatchResult:
+    """Play a match to the end (or until a person quits) and return the result.
+
+    Pass ``state`` to resume a saved match; otherwise a new one starts from ``params``.
+    ``on_save(state, path)`` is called when a person asks to save or quits.
+    """
+    if state is None:
+        full = game.validate_params(params or game.default_params(len(agents)))
+        state = game.new_initial_state(full, seed=seed)
+    if len(agents) != state.num_players:
+        raise UserError(
+            f"{state.num_players} seats need {state.num_players} agents, got {len(agents)}"
+        )
+    limit = max_steps if max_steps is not None else game.max_game_length(state.params)
+    stopped = False
+    while not state.is_terminal():
+        if len(state.history) >= limit:
+            raise RuntimeError(f"{game.name}: no end after {limit} moves (bound exceeded)")
+        seen = len(state.log)
+        try:
+            entry = step(state, agents)
+        except SaveRequest as request:
+            if on_save is not None:
+                on_save(state, request.path)
+            continue
+        except (QuitRequest, KeyboardInterrupt):
+            # a person stopping (or Ctrl-C) never loses the match: save it to resume later
+            if on_save is not None:
+                on_save(state, None)
+            stopped = True
+            break
+        if on_event is not None:
+            on_event(MatchEvent(state, entry, state.log[seen:]))
+    finished = state.is_terminal()
+    return MatchResult(
+        state=state,
+        returns=state.returns() if finished else [],
+        winners=state.winners() if finished else [],
+        turns=count_turns(state),
+        stopped=stopped,
+    )

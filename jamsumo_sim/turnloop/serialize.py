@@ -1,0 +1,104 @@
+"""Restore states from ``to_json`` data, and read/write match files safely."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from jamsumo_sim.errors import IllegalAction, UserError
+from jamsumo_sim.turnloop.actions import Action
+from jamsumo_sim.turnloop.registry import get_game
+from jamsumo_sim.turnloop.state import FORMAT_VERSION, State
+
+
+def replay_history(state: State, history: list[Any], where: str = "history") -> State:
+    """Apply every recorded entry to ``state`` (chance outcomes included); return it."""
+    for index, entry in enumerate(history):
+        try:
+            if not isinstance(entry, Mapping):
+                raise UserError("entry is not an object")
+            if "chance" in entry:
+                state.apply_action(Action.from_json(entry["chance"]))
+            elif "joint" in entry:
+                joint = entry["joint"]
+                if not isinstance(joint, Mapping):
+                    raise UserError("'joint' must be an object")
+                state.apply_actions({int(s): Action.from_json(a) for s, a in joint.items()})
+            elif "action" in entry:
+                seat = entry.get("seat")
+                if seat != state.current_player():
+                    raise UserError(
+                        f"recorded seat {seat} but seat {state.current_player()} is to move"
+                    )
+                state.apply_action(Action.from_json(entry["action"]))
+            else:
+                raise UserError("entry has none of 'action', 'chance', 'joint'")
+        except (UserError, IllegalAction, ValueError, TypeError, KeyError) as exc:
+            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise UserError(f"{where}: move {index + 1} cannot be replayed: {msg}") from None
+    return state
+
+
+def state_from_json(data: Any, where: str = "saved game") -> State:
+    """Rebuild a state from ``State.to_json()`` output: same position, turn, phase and round."""
+    if not isinstance(data, Mapping):
+        raise UserError(f"{where}: expected a JSON object")
+    for key in ("game", "params", "history"):
+        if key not in data:
+            raise UserError(f"{where}: missing field {key!r}")
+    fmt = data.get("format", FORMAT_VERSION)
+    if fmt != FORMAT_VERSION:
+        raise UserError(
+            f"{where}: unsupported format version {fmt!r} (this program reads {FORMAT_VERSION})"
+        )
+    game = get_game(str(data["game"]))
+    if data.get("version", game.version) != game.version:
+        raise UserError(
+            f"{where}: {game.title} rules version {data.get('version')!r} is not supported "
+            f"(this program has version {game.version})"
+        )
+    if not isinstance(data["history"], list):
+        raise UserError(f"{where}: 'history' must be a list")
+    params = game.validate_params(data["params"])
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int):
+        raise UserError(f"{where}: 'seed' must be an integer")
+    state = game.new_initial_state(params, seed=seed)
+    return replay_history(state, data["history"], where)
+
+
+def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
+    """Write JSON so that the file is either the old one or the complete new one, never half."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=1, sort_keys=False)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_json_file(path: str | os.PathLike[str]) -> Any:
+    """Read a JSON file; any problem becomes a one-line UserError naming the file and place."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read: {exc}") from None
+    if not text.strip():
+        raise UserError(f"{path}: the file is empty")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
