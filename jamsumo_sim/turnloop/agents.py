@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, TextIO
 
 import numpy as np
@@ -25,22 +25,46 @@ class SaveRequest(Exception):
         self.path = path
 
 
-@dataclass
 class SeatView:
     """Everything an agent may use to decide: its seat's observation and legal moves.
 
     ``state`` is a private copy of the full state for perfect-information games only (JamSumo's
-    planner simulates shots on it); for hidden-information games it is None.
+    planner simulates shots on it); for hidden-information games it is None. The observation,
+    the generator and the copy are made on first use, so a bot that needs none of them (the
+    random agent) costs nothing extra per move.
     """
 
-    seat: int
-    game: Game
-    observation: dict[str, Any]
-    legal_actions: list[Action]
-    rng: np.random.Generator
-    state: State | None = None
-    parse: Callable[[str], Action | None] | None = None
-    check: Callable[[Action], str | None] | None = None
+    def __init__(
+        self,
+        seat: int,
+        game: Game,
+        legal_actions: list[Action],
+        observation: Callable[[], dict[str, Any]] | dict[str, Any],
+        rng: Callable[[], np.random.Generator] | np.random.Generator,
+        state: Callable[[], State | None] | State | None = None,
+        parse: Callable[[str], Action | None] | None = None,
+        check: Callable[[Action], str | None] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.game = game
+        self.legal_actions = legal_actions
+        self._observation = observation
+        self._rng = rng
+        self._state = state
+        self.parse = parse
+        self.check = check
+
+    @cached_property
+    def observation(self) -> dict[str, Any]:
+        return self._observation() if callable(self._observation) else self._observation
+
+    @cached_property
+    def rng(self) -> np.random.Generator:
+        return self._rng() if callable(self._rng) else self._rng
+
+    @cached_property
+    def state(self) -> State | None:
+        return self._state() if callable(self._state) else self._state
 
 
 class Agent:

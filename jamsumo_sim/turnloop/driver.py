@@ -61,10 +61,10 @@ def seat_view(state: State, seat: int, game: Game) -> SeatView:
     return SeatView(
         seat=seat,
         game=game,
-        observation=state.observation(seat),
         legal_actions=state.legal_actions(seat),
-        rng=agent_rng(state, seat),
-        state=state.clone() if game.perfect_information else None,
+        observation=lambda: state.observation(seat),
+        rng=lambda: agent_rng(state, seat),
+        state=(lambda: state.clone()) if game.perfect_information else None,
         parse=lambda text, s=seat: state.parse_action(s, text),
         check=lambda action, s=seat: (
             None if state.is_legal(s, action) else state.why_illegal(s, action)
