@@ -72,14 +72,15 @@ def seat_view(state: State, seat: int, game: Game) -> SeatView:
     )
 
 
-def _ask(agent: Agent, state: State, seat: int) -> Action:
+def _ask(agent: Agent, state: State, seat: int) -> tuple[Action, list[Action]]:
     view = seat_view(state, seat, state.game)
     action = agent.act(view)
-    if not state.is_legal(seat, action):
+    if action not in view.legal_actions and not state.is_legal(seat, action):
         raise IllegalAction(
-            f"{agent.kind} agent at seat {seat} chose an illegal move {action.name!r}"
+            f"{agent.kind} agent at seat {seat} chose an illegal move {action.name!r}: "
+            f"{state.why_illegal(seat, action)}"
         )
-    return action
+    return action, view.legal_actions
 
 
 def step(state: State, agents: Sequence[Agent]) -> dict[str, Any]:
@@ -90,16 +91,17 @@ def step(state: State, agents: Sequence[Agent]) -> dict[str, Any]:
     if player == CHANCE:
         state.apply_action(state.chance_outcomes().sample(chance_rng(state)))
     elif player == SIMULTANEOUS:
-        joint = {seat: _ask(agents[seat], state, seat) for seat in state.simultaneous_seats()}
+        joint = {seat: _ask(agents[seat], state, seat)[0] for seat in state.simultaneous_seats()}
         state.apply_actions(joint)
     else:
-        state.apply_action(_ask(agents[player], state, player))
+        action, legal = _ask(agents[player], state, player)
+        state.apply_action(action, known_legal=legal)
     return state.history[-1]
 
 
 def count_turns(state: State) -> int:
-    """Decisions made by players (chance outcomes not counted)."""
-    return sum(1 for entry in state.history if "chance" not in entry)
+    """Turns played (the game's own count; by default every player decision)."""
+    return state.turns_played()
 
 
 def play(

@@ -142,6 +142,10 @@ class State:
         """Parse a typed action that need not be in the listed legal actions (e.g. a flick)."""
         return None
 
+    def turns_played(self) -> int:
+        """Turns played so far; by default every player decision (games with multi-step turns override)."""
+        return sum(1 for entry in self.history if "chance" not in entry)
+
     def is_legal(self, seat: int, action: Action) -> bool:
         return action in self._legal_actions(seat)
 
@@ -182,8 +186,12 @@ class State:
             raise ValueError("not a chance node")
         return self._chance()
 
-    def apply_action(self, action: Action) -> None:
-        """Apply the move of the seat to act, or a chance outcome."""
+    def apply_action(self, action: Action, known_legal: list[Action] | None = None) -> None:
+        """Apply the move of the seat to act, or a chance outcome.
+
+        ``known_legal`` is the seat's legal-action list when the caller already has it (the
+        driver does), which saves computing it again to check the move.
+        """
         player = self.current_player()
         if player == TERMINAL:
             raise IllegalAction("the game is over")
@@ -194,7 +202,8 @@ class State:
                 raise IllegalAction(f"{action.name!r} is not a possible chance outcome here")
             self.history.append({"chance": action.to_json()})
         else:
-            if not self.is_legal(player, action):
+            listed = known_legal is not None and action in known_legal
+            if not listed and not self.is_legal(player, action):
                 raise IllegalAction(self.why_illegal(player, action))
             self.history.append({"seat": player, "action": action.to_json()})
         self._apply_action(action)

@@ -1,0 +1,186 @@
+"""Load and validate the card contents (``cards.toml``) of Jelly Fish Toast & Jam.
+
+Cards are strings ``"<character>.<colour>.<n>"``; a card's *kind* is ``"<character>.<colour>"``
+(cards of one kind are interchangeable: a set is four — or three — cards of one kind).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jamsumo_sim.errors import UserError
+
+DATA_VERSION = 1
+# What the rulebook itself states; the data file must agree with it.
+RULEBOOK_TOTAL = 80
+RULEBOOK_SETS_TO_WIN = 3
+RULEBOOK_SET_SIZES = {2: 4, 3: 4, 4: 4, 5: 3, 6: 3}
+_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Character:
+    key: str
+    name: str
+    assumed: bool
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The validated card data and quick lookups derived from it."""
+
+    characters: tuple[Character, ...]
+    colours: tuple[str, ...]
+    copies: int
+    to_win: int
+    size_small: int
+    size_large: int
+    large_from_players: int
+    assumed: bool
+    source: str
+    cards: tuple[str, ...] = field(default=())
+    kinds: tuple[str, ...] = field(default=())
+    # card -> kind, kind -> character key, kind -> display label, kind -> index (for stable order)
+    kind_of: Mapping[str, str] = field(default_factory=dict)
+    character_of: Mapping[str, str] = field(default_factory=dict)
+    label_of: Mapping[str, str] = field(default_factory=dict)
+    kind_index: Mapping[str, int] = field(default_factory=dict)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deck:
+        return self  # immutable: cloned states share it
+
+    def set_size(self, players: int) -> int:
+        return self.size_large if players >= self.large_from_players else self.size_small
+
+    def label(self, card_or_kind: str) -> str:
+        """``"Toast (blue)"`` for a card or a kind."""
+        kind = self.kind_of.get(card_or_kind, card_or_kind)
+        return self.label_of[kind]
+
+    def character_name(self, key: str) -> str:
+        return next(c.name for c in self.characters if c.key == key)
+
+
+def _fail(source: str, message: str) -> UserError:
+    return UserError(f"{source}: {message}")
+
+
+def _int(table: Mapping[str, Any], key: str, where: str, source: str) -> int:
+    value = table.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise _fail(source, f"{where}.{key} must be a positive whole number, not {value!r}")
+    return value
+
+
+def parse_cards(data: Mapping[str, Any], source: str) -> Deck:
+    """Check the data against the rulebook and build the :class:`Deck`; one-line errors."""
+    if data.get("version") != DATA_VERSION:
+        raise _fail(source, f"version must be {DATA_VERSION}, not {data.get('version')!r}")
+    deck = data.get("deck")
+    sets = data.get("sets")
+    chars = data.get("character")
+    if not isinstance(deck, Mapping) or not isinstance(sets, Mapping):
+        raise _fail(source, "needs a [deck] table and a [sets] table")
+    if not isinstance(chars, list) or not chars:
+        raise _fail(source, "needs at least one [[character]] entry")
+    characters: list[Character] = []
+    for i, entry in enumerate(chars, 1):
+        if not isinstance(entry, Mapping):
+            raise _fail(source, f"character {i} must be a table")
+        key, name = entry.get("key"), entry.get("name")
+        if not isinstance(key, str) or not _KEY.match(key):
+            raise _fail(
+                source, f"character {i}: key must be lower-case letters/digits/_, not {key!r}"
+            )
+        if not isinstance(name, str) or not name.strip():
+            raise _fail(source, f"character {i} ({key}): name must be a non-empty string")
+        characters.append(Character(key, name.strip(), bool(entry.get("assumed", False))))
+    keys = [c.key for c in characters]
+    if len(set(keys)) != len(keys):
+        raise _fail(source, "two characters share a key")
+    if len({c.name for c in characters}) != len(characters):
+        raise _fail(source, "two characters share a name")
+    colours = deck.get("colours")
+    if (
+        not isinstance(colours, list)
+        or not colours
+        or not all(isinstance(c, str) and _KEY.match(c) for c in colours)
+        or len(set(colours)) != len(colours)
+    ):
+        raise _fail(source, f"deck.colours must be distinct lower-case names, not {colours!r}")
+    copies = _int(deck, "copies", "deck", source)
+    total = _int(deck, "total", "deck", source)
+    if total != RULEBOOK_TOTAL:
+        raise _fail(source, f"deck.total is {total} but the rulebook has {RULEBOOK_TOTAL} cards")
+    counted = len(characters) * len(colours) * copies
+    if counted != total:
+        raise _fail(
+            source,
+            f"{len(characters)} characters x {len(colours)} colours x {copies} copies = "
+            f"{counted} cards, not the {total} of deck.total",
+        )
+    to_win = _int(sets, "to_win", "sets", source)
+    size_small = _int(sets, "size_small", "sets", source)
+    size_large = _int(sets, "size_large", "sets", source)
+    large_from = _int(sets, "large_from_players", "sets", source)
+    if to_win != RULEBOOK_SETS_TO_WIN:
+        raise _fail(source, f"sets.to_win is {to_win} but the rulebook says {RULEBOOK_SETS_TO_WIN}")
+    for players, size in RULEBOOK_SET_SIZES.items():
+        got = size_large if players >= large_from else size_small
+        if got != size:
+            raise _fail(
+                source, f"sets give {got}-card sets for {players} players; the rulebook says {size}"
+            )
+    if copies < max(size_small, size_large):
+        raise _fail(source, f"deck.copies {copies} is too few to complete a {size_small}-card set")
+    if len(characters) < to_win:
+        raise _fail(source, f"{len(characters)} characters cannot make {to_win} different sets")
+
+    kinds = tuple(f"{c.key}.{colour}" for c in characters for colour in colours)
+    cards = tuple(f"{kind}.{n}" for kind in kinds for n in range(1, copies + 1))
+    names = {c.key: c.name for c in characters}
+    label_of = {
+        f"{c.key}.{colour}": f"{names[c.key]} ({colour})" for c in characters for colour in colours
+    }
+    return Deck(
+        characters=tuple(characters),
+        colours=tuple(colours),
+        copies=copies,
+        to_win=to_win,
+        size_small=size_small,
+        size_large=size_large,
+        large_from_players=large_from,
+        assumed=bool(deck.get("assumed", False)),
+        source=source,
+        cards=cards,
+        kinds=kinds,
+        kind_of={card: card.rsplit(".", 1)[0] for card in cards},
+        character_of={kind: kind.split(".", 1)[0] for kind in kinds},
+        label_of=label_of,
+        kind_index={kind: i for i, kind in enumerate(kinds)},
+    )
+
+
+def load_cards(path: str | Path | None = None) -> Deck:
+    """Read ``cards.toml`` (the packaged one unless ``path`` is given) and validate it."""
+    if path is None:
+        node = resources.files("card_games.jellyfish") / "cards.toml"
+        source = "card_games/jellyfish/cards.toml"
+        text = node.read_text(encoding="utf-8")
+    else:
+        source = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise _fail(source, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _fail(source, f"not valid TOML: {exc}") from None
+    return parse_cards(data, source)
