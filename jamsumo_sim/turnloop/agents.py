@@ -44,6 +44,7 @@ class SeatView:
         state: Callable[[], State | None] | State | None = None,
         parse: Callable[[str], Action | None] | None = None,
         check: Callable[[Action], str | None] | None = None,
+        index_key: Callable[[], int] | None = None,
     ) -> None:
         self.seat = seat
         self.game = game
@@ -53,6 +54,17 @@ class SeatView:
         self._state = state
         self.parse = parse
         self.check = check
+        self._index_key = index_key
+
+    def random_index(self, n: int) -> int:
+        """A uniform index in ``range(n)`` for this decision, without building a generator.
+
+        It comes from the same seed and decision as ``rng`` (a 64-bit hash, so the modulo bias
+        is below 1e-17); the random agent uses it because it is called on every move.
+        """
+        if self._index_key is None:
+            return int(self.rng.integers(n))
+        return self._index_key() % n
 
     @cached_property
     def observation(self) -> dict[str, Any]:
@@ -91,7 +103,7 @@ class RandomAgent(Agent):
     kind = "random"
 
     def act(self, view: SeatView) -> Action:
-        return view.legal_actions[int(view.rng.integers(len(view.legal_actions)))]
+        return view.legal_actions[view.random_index(len(view.legal_actions))]
 
 
 class HeuristicAgent(Agent):

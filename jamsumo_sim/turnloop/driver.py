@@ -19,11 +19,30 @@ _CHANCE_STREAM = 0
 _AGENT_STREAM = 1
 
 
-def rng_for(seed: int, *keys: int) -> np.random.Generator:
-    """The generator for one use within a match (same seed and keys → same numbers)."""
+_MASK64 = (1 << 64) - 1
+
+
+def _splitmix64(x: int) -> int:
+    """One round of SplitMix64: a fast, well-mixed, platform-independent integer hash."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
+def mix_key(seed: int, *keys: int) -> int:
+    """A 64-bit key for (seed, keys...): the same numbers give the same key on every machine."""
     if seed < 0:
         raise UserError(f"a seed must be a non-negative integer, not {seed}")
-    return np.random.default_rng([seed, *keys])
+    h = _splitmix64(seed & _MASK64)
+    for key in keys:
+        h = _splitmix64(h ^ (key & _MASK64))
+    return h
+
+
+def rng_for(seed: int, *keys: int) -> np.random.Generator:
+    """The generator for one use within a match (same seed and keys → same numbers)."""
+    return np.random.Generator(np.random.PCG64(mix_key(seed, *keys)))
 
 
 def chance_rng(state: State) -> np.random.Generator:
@@ -64,6 +83,7 @@ def seat_view(state: State, seat: int, game: Game) -> SeatView:
         legal_actions=state.legal_actions(seat),
         observation=lambda: state.observation(seat),
         rng=lambda: agent_rng(state, seat),
+        index_key=lambda: mix_key(state.seed, _AGENT_STREAM, seat, len(state.history)),
         state=(lambda: state.clone()) if game.perfect_information else None,
         parse=lambda text, s=seat: state.parse_action(s, text),
         check=lambda action, s=seat: (

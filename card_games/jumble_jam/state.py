@@ -1,0 +1,734 @@
+"""Jumble Jam rules on the shared turn loop.
+
+A round is: new batch (deterministic draws from the shuffled pastry deck; reshuffling the
+discard pile is a chance node), Grandma's die (a chance node), *get to work* (clockwise from
+the Proactive Grandchild, one jar per move, four rounds of the table), card resolution and
+hand-limit discards (each owner one card at a time), then *getting orders ready*
+(counter-clockwise from the Efficient Grandchild until everybody passes in a row). Both
+Grandchild cards pass left when the round ends.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from card_games.jumble_jam.cards import KITTY, Catalog, Order
+from card_games.jumble_jam.fills import can_complete
+from card_games.jumble_jam.grid import Grid, grid, slide_down
+from jamsumo_sim.turnloop import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Direction,
+    Finite,
+    Game,
+    PhaseSpec,
+    Repeat,
+    RoundSpec,
+    Seating,
+    Shuffle,
+    State,
+    TurnTracker,
+)
+
+WORK = "get to work"
+ORDERS = "getting orders ready"
+
+# A guard against a game nobody lets end (e.g. everyone always passes): after this many rounds
+# the game ends and coins decide. Ordinary games end long before (see the rules notes).
+MAX_ROUNDS = 40
+
+# Chance steps waiting to be sampled.
+SHUFFLE_PASTRIES = "shuffle pastries"
+SHUFFLE_ORDERS = "shuffle orders"
+RESHUFFLE = "reshuffle"
+DIE = "die"
+KITTY_DRAW = "kitty draw"
+
+
+def round_spec(jars: int) -> RoundSpec:
+    return RoundSpec(
+        phases=(
+            PhaseSpec(WORK, Direction.CLOCKWISE, Repeat.TIMES, start="first_player", times=jars),
+            PhaseSpec(
+                ORDERS, Direction.COUNTER_CLOCKWISE, Repeat.UNTIL_ALL_PASS, start="efficient"
+            ),
+        ),
+        tokens_pass=(("first_player", Direction.CLOCKWISE), ("efficient", Direction.CLOCKWISE)),
+    )
+
+
+# Plain lists of the state that moves change in place (copied by ``clone``).
+_LIST_FIELDS = (
+    "setup_queue",
+    "token_type",
+    "pastry_tokens",
+    "kitty_tokens",
+    "pending",
+    "deck",
+    "discard",
+    "layout",
+    "jars",
+    "order_deck",
+    "display",
+    "coins",
+    "discard_queue",
+)
+
+
+PASS = Action("pass")
+
+
+@cache
+def fill_action(order: Order) -> Action:
+    wants = " + ".join(f"{n} {t}" for t, n in order.needs)
+    return Action(f"fill {order.id}: {wants}", (("order", order.id),))
+
+
+@cache
+def die_chance(faces: tuple[str, ...]) -> Finite:
+    return Finite.uniform([Action(f"die shows {f}", (("face", f),)) for f in faces])
+
+
+@cache
+def jar_actions(g: Grid) -> tuple[Action, ...]:
+    """One action per edge of a grid, built once (legal-action lists are built very often)."""
+    return tuple(Action(f"jar {name}", (("edge", e),)) for e, name in enumerate(g.edge_names))
+
+
+class JumbleJamState(State):
+    def __init__(
+        self, game: Game, params: Mapping[str, Any], catalog: Catalog, seed: int = 0
+    ) -> None:
+        super().__init__(game, params, seed)
+        n = self.num_players
+        self.cat = catalog
+        layout = catalog.layouts[n]
+        self.grid: Grid = grid(layout.columns, layout.rows)
+        self.display_size = layout.orders
+        self.kickstarter = params.get("variant") == "kickstarter"
+        seating = Seating(n)
+        # The first player holds the Proactive Grandchild; the player on their right the Efficient.
+        self.turns = TurnTracker.start(
+            seating,
+            round_spec(catalog.jars_per_player),
+            {"first_player": 0, "efficient": seating.right_of(0)},
+        )
+        self.setup_queue: list[int] = seating.clockwise(0) if self.kickstarter else []
+        self.token_type: list[str | None] = [None] * n
+        self.pastry_tokens = [0] * n
+        self.kitty_tokens = [catalog.kitty_tokens_per_player if self.kickstarter else 0] * n
+        self.pending: list[str] = [SHUFFLE_PASTRIES, SHUFFLE_ORDERS]
+        self.deck: list[str] = []  # top first
+        self.discard: list[str] = []  # face up, oldest first
+        self.layout: list[str | None] = [None] * (layout.columns * layout.rows)
+        self.jars: list[int | None] = [None] * len(self.grid.edges)
+        self.order_deck: list[str] = []
+        self.display: list[str] = []
+        self.die: str | None = None
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.completed: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        self.coins = [0] * n
+        self.discard_queue: list[int] = []
+        self.building: dict[str, Any] | None = None  # {"order", "cards": [[id, as]], "tokens"}
+        self.kitty: tuple[int, int] | None = None  # (thief, victim) awaiting the random card
+        self.over = False
+        self.end_reason = ""
+        # caches, never part of the position: legal actions of the current node, log per seat
+        self._legal: tuple[int, list[Action]] | None = None
+        self._open: list[int] | None = None
+        self._logs: dict[int | None, tuple[int, list[str]]] = {}
+
+    def clone(self) -> JumbleJamState:
+        """A fast copy (deepcopy is far too slow for the conformance kit and bots).
+
+        History entries, log entries and completed-order records are never changed once made,
+        so the copies share them; every container the rules change is copied.
+        """
+        new = object.__new__(type(self))
+        new.__dict__ = self.__dict__.copy()
+        new.params = dict(self.params)
+        new.history = list(self.history)
+        new.log = list(self.log)
+        turns = copy.copy(self.turns)
+        turns.tokens = dict(self.turns.tokens)
+        turns.order = list(self.turns.order)
+        new.turns = turns
+        for name in _LIST_FIELDS:
+            setattr(new, name, list(getattr(self, name)))
+        new.hands = [list(h) for h in self.hands]
+        new.completed = [list(c) for c in self.completed]
+        if self.building is not None:
+            new.building = {
+                "order": self.building["order"],
+                "cards": [list(p) for p in self.building["cards"]],
+                "tokens": dict(self.building["tokens"]),
+            }
+        new._logs = dict(self._logs)
+        return new
+
+    # -- whose move ------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.over:
+            return TERMINAL
+        if self.setup_queue:
+            return self.setup_queue[0]
+        if self.pending:
+            return CHANCE
+        if self.discard_queue:
+            return self.discard_queue[0]
+        return self.turns.seat
+
+    def phase_name(self) -> str:
+        if self.over:
+            return "game over"
+        if self.setup_queue:
+            return "set-up"
+        if self.pending and self.pending[0] in (SHUFFLE_PASTRIES, SHUFFLE_ORDERS, RESHUFFLE):
+            return "new batch"
+        if self.pending and self.pending[0] == DIE:
+            return "grandma"
+        if self.discard_queue:
+            return "hand limit"
+        return self.turns.phase.name
+
+    # -- helpers ---------------------------------------------------------------------------
+    def kind(self, card_id: str) -> str:
+        return self.cat.cards[card_id].kind
+
+    def order(self, order_id: str) -> Order:
+        return self.cat.orders[order_id]
+
+    def free_edges(self) -> list[int]:
+        """Edges between two cards with no jar yet (an edge next to an empty slot is no edge)."""
+        if self._open is None:  # the edges between two cards, until the layout changes
+            layout = self.layout
+            self._open = [
+                i
+                for i, (a, b) in enumerate(self.grid.edges)
+                if layout[a] is not None and layout[b] is not None
+            ]
+        jars = self.jars
+        return [e for e in self._open if jars[e] is None]
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        # Replays check every jar move; answer those without building the whole list.
+        if (
+            self._legal is None
+            and action.name.startswith("jar ")
+            and not (self.setup_queue or self.pending or self.discard_queue)
+            and self.turns.phase.name == WORK
+        ):
+            edge = action.get("edge")
+            every = jar_actions(self.grid)
+            return (
+                seat == self.turns.seat
+                and isinstance(edge, int)
+                and 0 <= edge < len(every)
+                and every[edge] == action
+                and edge in self.free_edges()
+            )
+        return super().is_legal(seat, action)
+
+    def exact_only(self) -> bool:
+        return self.die == self.cat.grandma
+
+    def exact_count(self, seat: int) -> int:
+        return sum(1 for c in self.completed[seat] if c["exact"])
+
+    def _first_of_kind(self, seat: int, kind: str) -> str:
+        cards = self.cat.cards
+        return next(c for c in self.hands[seat] if cards[c].kind == kind)  # hands stay sorted
+
+    def _pieces(self, seat: int) -> tuple[dict[str, list[int]], list[int]]:
+        """A hand's order pieces: values per pastry type (tokens included) and jam values."""
+        own: dict[str, list[int]] = {}
+        jams: list[int] = []
+        for cid in self.hands[seat]:
+            card = self.cat.cards[cid]
+            if card.type == self.cat.wild:
+                jams.append(card.pastries)
+            elif card.type != KITTY:
+                own.setdefault(card.type, []).append(card.pastries)
+        if self.token_type[seat] is not None and self.pastry_tokens[seat]:
+            own.setdefault(self.token_type[seat], []).extend([1] * self.pastry_tokens[seat])
+        return own, jams
+
+    def remaining_needs(self) -> dict[str, int]:
+        """What the order being filled still lacks, per type (types already covered omitted)."""
+        assert self.building is not None
+        order = self.order(self.building["order"])
+        got = Counter(self.building["tokens"])
+        for cid, as_type in self.building["cards"]:
+            got[as_type] += self.cat.cards[cid].pastries
+        return {t: n - got[t] for t, n in order.needs if n - got[t] > 0}
+
+    def _fillable(self, order_id: str, own: dict[str, list[int]], jams: list[int]) -> bool:
+        needs = self.order(order_id).needs
+        # a cheap necessary condition first: enough pastries of the order's types plus jam
+        if sum(sum(own.get(t, ())) for t, _ in needs) + sum(jams) < sum(n for _, n in needs):
+            return False
+        return can_complete(dict(needs), own, jams, self.exact_only())
+
+    # -- legal actions -------------------------------------------------------------------
+    def _legal_actions(self, seat: int) -> list[Action]:
+        # The driver asks several times per move; the position only changes in _apply_action.
+        if self._legal is not None and self._legal[0] == seat:
+            return list(self._legal[1])
+        actions = self._compute_legal(seat)
+        self._legal = (seat, actions)
+        return list(actions)
+
+    def invalidate(self) -> None:
+        """Forget cached legal actions (after changing the position other than by a move)."""
+        self._legal = None
+        self._open = None
+
+    def log_for(self, seat: int | None) -> list[str]:
+        count, lines = self._logs.get(seat, (0, []))
+        if count < len(self.log):
+            lines = lines + [e.text for e in self.log[count:] if e.visible_to(seat)]
+            self._logs[seat] = (len(self.log), lines)
+        return list(lines)
+
+    def _compute_legal(self, seat: int) -> list[Action]:
+        if self.setup_queue:
+            taken = set(self.token_type)
+            return [
+                Action.make(f"take {t} tokens", type=t)
+                for t in self.cat.pastry_types
+                if t not in taken
+            ]
+        if self.discard_queue:
+            kinds = sorted({self.kind(c) for c in self.hands[seat]})
+            return [Action(f"discard {k}", (("kind", k),)) for k in kinds]
+        phase = self.turns.phase.name
+        if phase == WORK:
+            every = jar_actions(self.grid)
+            return [every[e] for e in self.free_edges()]
+        if self.building is not None:
+            return self._build_actions(seat)
+        return self._turn_actions(seat)
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        acts: list[Action] = []
+        victims = [v for v in range(self.num_players) if v != seat and self.hands[v]]
+        if any(self.cat.cards[c].type == KITTY for c in self.hands[seat]):
+            acts += [
+                Action(f"kitty on seat {v}", (("token", False), ("victim", v))) for v in victims
+            ]
+        if self.kitty_tokens[seat]:
+            acts += [
+                Action(f"kitty token on seat {v}", (("token", True), ("victim", v)))
+                for v in victims
+            ]
+        own, jams = self._pieces(seat)
+        for oid in self.display:
+            if self._fillable(oid, own, jams):
+                acts.append(fill_action(self.order(oid)))
+        acts.append(PASS)
+        return acts
+
+    def _build_actions(self, seat: int) -> list[Action]:
+        remaining = self.remaining_needs()
+        own, jams = self._pieces(seat)
+        exact = self.exact_only()
+        acts: list[Action] = []
+
+        def feasible(as_type: str, value: int, is_jam: bool) -> bool:
+            rem = dict(remaining)
+            rem[as_type] = max(0, rem[as_type] - value)
+            if exact and remaining[as_type] - value < 0:
+                return False
+            o = {t: list(v) for t, v in own.items()}
+            j = list(jams)
+            (j if is_jam else o[as_type]).remove(value)
+            return can_complete(rem, o, j, exact)
+
+        cards = self.cat.cards
+        distinct = sorted(
+            {(cards[c].type, cards[c].pastries, cards[c].kind) for c in self.hands[seat]}
+        )
+        wild = self.cat.wild
+        for as_type in self.order(self.building["order"]).types:
+            if as_type not in remaining:
+                continue
+            for kind_type, value, k in distinct:
+                if kind_type == as_type and feasible(as_type, value, False):
+                    acts.append(Action(f"add {k}", (("kind", k), ("type", as_type))))
+            for kind_type, value, k in distinct:
+                if kind_type == wild and feasible(as_type, value, True):
+                    acts.append(Action(f"add {k} as {as_type}", (("kind", k), ("type", as_type))))
+            has_token = self.token_type[seat] == as_type and self.pastry_tokens[seat] > 0
+            if has_token and feasible(as_type, 1, False):
+                acts.append(Action.make(f"add {as_type} token", token=True, type=as_type))
+        return acts
+
+    # -- chance ------------------------------------------------------------------------------
+    def _chance(self) -> Finite | Shuffle:
+        step = self.pending[0]
+        if step == SHUFFLE_PASTRIES:
+            kitties = self.cat.kitty_ids[: self.num_players]
+            return Shuffle("shuffle the pastry deck", (*self.cat.pastry_ids, *kitties))
+        if step == SHUFFLE_ORDERS:
+            return Shuffle("shuffle the orders deck", self.cat.order_ids)
+        if step == RESHUFFLE:
+            return Shuffle("reshuffle the discard pile", tuple(self.discard))
+        if step == DIE:
+            return die_chance(self.cat.die_faces)
+        assert self.kitty is not None
+        victim = self.kitty[1]
+        return Shuffle("kitty takes a random card", tuple(sorted(self.hands[victim])), take=1)
+
+    # -- applying moves -------------------------------------------------------------------
+    def _apply_action(self, action: Action) -> None:
+        self._legal = None
+        if self.setup_queue:
+            self._take_tokens(action)
+        elif self.pending:
+            self._apply_chance(action)
+        elif self.discard_queue:
+            self._discard_one(action)
+        elif self.turns.phase.name == WORK:
+            self._place_jar(action)
+        elif self.building is not None:
+            self._add_piece(action)
+        else:
+            self._turn_move(action)
+        self._auto_pass()
+
+    def _auto_pass(self) -> None:
+        """A player whose only move is to pass (no Kitty to use, no order they can fill) passes.
+
+        It saves a forced prompt per player and round; passing is public either way.
+        """
+        while (
+            not self.over
+            and not (self.setup_queue or self.pending or self.discard_queue)
+            and self.building is None
+            and self.turns.phase.name == ORDERS
+        ):
+            seat = self.turns.seat
+            actions = self._turn_actions(seat)
+            if len(actions) > 1:
+                self._legal = (seat, actions)  # computed anyway: keep them for the next ask
+                return
+            self.say(f"seat {seat} passes (nothing to do)")
+            self._advance(self.turns.advance(passed=True))
+
+    def _take_tokens(self, action: Action) -> None:
+        seat = self.setup_queue.pop(0)
+        self.token_type[seat] = action["type"]
+        self.pastry_tokens[seat] = self.cat.pastry_tokens_per_type
+        self.say(f"seat {seat} takes the {action['type']} tokens")
+
+    def _apply_chance(self, action: Action) -> None:
+        step = self.pending.pop(0)
+        if step == SHUFFLE_PASTRIES:
+            self.deck = list(action["order"])
+            self.say("the pastry deck is shuffled")
+        elif step == SHUFFLE_ORDERS:
+            self.order_deck = list(action["order"])
+            self.say("the orders deck is shuffled")
+            self._new_batch()
+        elif step == RESHUFFLE:
+            self.deck = list(action["order"])
+            self.discard = []
+            self.say(
+                f"the discard pile is shuffled into a new pastry deck of {len(self.deck)} cards"
+            )
+            self._new_batch()
+        elif step == DIE:
+            self.die = action["face"]
+            if self.die == self.cat.grandma:
+                self.say("Grandma's die shows Grandma: only exact orders this round")
+            else:
+                self.say(f"Grandma's die shows {self.die}: +1 coin per order with {self.die}")
+            if not self.free_edges():
+                self._after_work(self.turns.end_phase())
+        else:
+            self._kitty_draw(action)
+
+    def _new_batch(self) -> None:
+        """Slide, fill left to right, refill orders; stops at a reshuffle (a chance node)."""
+        self.layout = slide_down(self.layout, self.grid)
+        self._open = None
+        for slot in self.grid.fill_order():
+            if self.layout[slot] is not None:
+                continue
+            if not self.deck:
+                if self.discard:
+                    self.pending.append(RESHUFFLE)
+                    return
+                break  # nothing left anywhere: the layout stays short
+            self.layout[slot] = self.deck.pop(0)
+        while len(self.display) < self.display_size and self.order_deck:
+            self.display.append(self.order_deck.pop(0))
+        cells = ", ".join(
+            f"{self.grid.slot_names[s]} {self.kind(c)}" for s, c in enumerate(self.layout) if c
+        )
+        self.say(f"round {self.turns.round}: new batch — {cells or 'no cards'}")
+        self.say("orders on display: " + ", ".join(self.order(o).label for o in self.display))
+        if not self.display and not self.order_deck:
+            self._end("no orders are left")
+        elif not any(self.layout) and not self.deck and not self.discard:
+            self._end("no pastry cards are left to bake")
+        else:
+            self.pending.append(DIE)
+
+    def _place_jar(self, action: Action) -> None:
+        seat = self.turns.seat
+        edge = action["edge"]
+        self.jars[edge] = seat
+        self.say(f"seat {seat} places a jar on {self.grid.edge_names[edge]}")
+        ended = self.turns.advance()
+        if ended == "turn" and not self.free_edges():
+            ended = self.turns.end_phase()  # a short layout can run out of edges
+        if ended != "turn":
+            self._after_work(ended)
+
+    def _after_work(self, ended: str) -> None:
+        """Give each card to the strict majority of jars around it, then the hand limit."""
+        assert ended == "phase", ended
+        for slot, cid in enumerate(self.layout):
+            if cid is None:
+                continue
+            count: dict[int, int] = {}
+            for e in self.grid.slot_edges[slot]:
+                seat = self.jars[e]
+                if seat is not None:
+                    count[seat] = count.get(seat, 0) + 1
+            if not count:
+                continue
+            most = max(count.values())
+            leaders = [s for s, c in count.items() if c == most]
+            if len(leaders) == 1:  # a strict majority; a tie leaves the card on the table
+                winner = leaders[0]
+                self.hands[winner].append(cid)
+                self.hands[winner].sort()
+                self.layout[slot] = None
+                self.say(f"seat {winner} takes {self.kind(cid)} from {self.grid.slot_names[slot]}")
+        self.jars = [None] * len(self.grid.edges)
+        self._open = None
+        limit = self.cat.hand_limit
+        first = self.turns.holder("first_player")
+        self.discard_queue = [
+            s for s in self.turns.seating.clockwise(first) if len(self.hands[s]) > limit
+        ]
+        sizes = ", ".join(f"seat {s}: {len(h)}" for s, h in enumerate(self.hands))
+        self.say(f"hand sizes — {sizes}")
+
+    def _discard_one(self, action: Action) -> None:
+        seat = self.discard_queue[0]
+        cid = self._first_of_kind(seat, action["kind"])
+        self.hands[seat].remove(cid)
+        self.discard.append(cid)
+        self.say(f"seat {seat} discards {action['kind']} (hand limit)")
+        if len(self.hands[seat]) <= self.cat.hand_limit:
+            self.discard_queue.pop(0)
+
+    def _turn_move(self, action: Action) -> None:
+        seat = self.turns.seat
+        if action.name == "pass":
+            self.say(f"seat {seat} passes")
+            self._advance(self.turns.advance(passed=True))
+        elif action.get("victim") is not None:
+            victim = action["victim"]
+            if action["token"]:
+                self.kitty_tokens[seat] -= 1
+                self.say(f"seat {seat} uses a Kitty token on seat {victim}")
+            else:
+                cid = self._first_of_kind(seat, KITTY)
+                self.hands[seat].remove(cid)
+                self.discard.append(cid)
+                self.say(f"seat {seat} plays a Kitty card on seat {victim}")
+            self.kitty = (seat, victim)
+            self.pending.append(KITTY_DRAW)
+        else:
+            self.building = {"order": action["order"], "cards": [], "tokens": {}}
+            self.say(f"seat {seat} fills {self.order(action['order']).label}")
+
+    def _kitty_draw(self, action: Action) -> None:
+        assert self.kitty is not None
+        thief, victim = self.kitty
+        cid = action["order"][0]
+        self.hands[victim].remove(cid)
+        self.hands[thief].append(cid)
+        self.hands[thief].sort()
+        self.kitty = None
+        self.say(f"the Kitty brings seat {thief} a random card from seat {victim}")
+        # only the two seats involved learn which card it was
+        self.say(
+            f"the Kitty moved {self.kind(cid)} from seat {victim} to seat {thief}",
+            to=[thief, victim],
+        )
+
+    def _add_piece(self, action: Action) -> None:
+        assert self.building is not None
+        seat = self.turns.seat
+        as_type = action["type"]
+        if action.get("token"):
+            self.pastry_tokens[seat] -= 1
+            tokens = self.building["tokens"]
+            tokens[as_type] = tokens.get(as_type, 0) + 1
+            self.say(f"seat {seat} adds a {as_type} token")
+        else:
+            cid = self._first_of_kind(seat, action["kind"])
+            self.hands[seat].remove(cid)
+            self.building["cards"].append([cid, as_type])
+            what = (
+                action["kind"]
+                if self.cat.cards[cid].type == as_type
+                else f"{action['kind']} as {as_type}"
+            )
+            self.say(f"seat {seat} adds {what}")
+        if not self.remaining_needs():
+            self._complete(seat)
+
+    def _complete(self, seat: int) -> None:
+        assert self.building is not None
+        order = self.order(self.building["order"])
+        got = Counter(self.building["tokens"])
+        for cid, as_type in self.building["cards"]:
+            got[as_type] += self.cat.cards[cid].pastries
+            self.discard.append(cid)
+        exact = all(got[t] == n for t, n in order.needs)
+        bonus = 1 if self.die in order.types else 0
+        coins = (order.exact if exact else order.waste) + bonus
+        self.coins[seat] += coins
+        self.display.remove(order.id)
+        self.completed[seat].append({"order": order.id, "exact": exact, "coins": coins})
+        self.building = None
+        how = "exactly" if exact else "with waste"
+        extra = f" (+{bonus} for {self.die})" if bonus else ""
+        self.say(f"seat {seat} completes {order.id} {how} for {coins} coins{extra}")
+        if self.exact_count(seat) >= self.cat.exact_orders_to_win:
+            self._end(f"seat {seat} has completed {self.cat.exact_orders_to_win} exact orders")
+        elif not self.display and not self.order_deck:
+            self._end("every order has been completed")
+        else:
+            self._advance(self.turns.advance(passed=False))
+
+    def _advance(self, ended: str) -> None:
+        if ended != "round":
+            return
+        # the tracker has passed both Grandchild cards left and entered the next round
+        self.say(
+            f"round over; Proactive Grandchild to seat {self.turns.holder('first_player')}, "
+            f"Efficient Grandchild to seat {self.turns.holder('efficient')}"
+        )
+        self.die = None
+        if self.turns.round > MAX_ROUNDS:
+            self._end(f"the {MAX_ROUNDS}-round limit is reached")
+        else:
+            self._new_batch()
+
+    def _end(self, reason: str) -> None:
+        self.over = True
+        self.end_reason = reason
+        self.pending = []
+        win = " and ".join(f"seat {s}" for s in self.winners())
+        self.say(f"game over: {reason}. Coins {self.coins}; winner {win}")
+
+    # -- results ---------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        return [float(c) for c in self.coins]
+
+    def winners(self) -> list[int]:
+        """Most coins; a tie goes to the most exact orders; a tie on both is shared."""
+        best = max((c, self.exact_count(s)) for s, c in enumerate(self.coins))
+        return [s for s, c in enumerate(self.coins) if (c, self.exact_count(s)) == best]
+
+    # -- views -------------------------------------------------------------------------------
+    def _order_view(self, oid: str) -> dict[str, Any]:
+        o = self.order(oid)
+        return {"id": oid, "needs": dict(o.needs), "exact": o.exact, "waste": o.waste}
+
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        player = self.current_player()
+        building = None
+        if self.building is not None:
+            building = {
+                "seat": self.turns.seat,
+                "order": self.building["order"],
+                "cards": [[self.kind(c), t] for c, t in self.building["cards"]],
+                "tokens": dict(sorted(self.building["tokens"].items())),
+                "remaining": self.remaining_needs(),
+            }
+        return {
+            "players": self.num_players,
+            "variant": self.params.get("variant"),
+            "round": self.turns.round,
+            "phase": self.phase_name(),
+            "to_move": player if player >= 0 else None,
+            "first_player": self.turns.holder("first_player"),
+            "efficient": self.turns.holder("efficient"),
+            "die": self.die,
+            "columns": self.grid.columns,
+            "rows": self.grid.rows,
+            "layout": [self.kind(c) if c else None for c in self.layout],
+            "jars": {self.grid.edge_names[e]: s for e, s in enumerate(self.jars) if s is not None},
+            "jars_placed": [sum(1 for j in self.jars if j == s) for s in range(self.num_players)],
+            "orders": [self._order_view(o) for o in self.display],
+            "orders_deck": len(self.order_deck),
+            "pastry_deck": len(self.deck),
+            "discard": [self.kind(c) for c in self.discard],
+            "hand": [self.kind(c) for c in self.hands[seat]] if seat is not None else None,
+            "hand_sizes": [len(h) for h in self.hands],
+            "token_type": list(self.token_type),
+            "pastry_tokens": list(self.pastry_tokens),
+            "kitty_tokens": list(self.kitty_tokens),
+            "completed": [list(c) for c in self.completed],
+            "coins": list(self.coins),
+            "exact_orders": [self.exact_count(s) for s in range(self.num_players)],
+            "building": building,
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "log": self.log_for(seat),
+        }
+
+    def full_state(self) -> dict[str, Any]:
+        return {
+            "turn": self.turns.to_dict(),
+            "setup_queue": list(self.setup_queue),
+            "pending": list(self.pending),
+            "deck": list(self.deck),
+            "discard": list(self.discard),
+            "layout": list(self.layout),
+            "jars": list(self.jars),
+            "order_deck": list(self.order_deck),
+            "display": list(self.display),
+            "die": self.die,
+            "hands": [list(h) for h in self.hands],
+            "token_type": list(self.token_type),
+            "pastry_tokens": list(self.pastry_tokens),
+            "kitty_tokens": list(self.kitty_tokens),
+            "completed": [list(c) for c in self.completed],
+            "coins": list(self.coins),
+            "discard_queue": list(self.discard_queue),
+            "building": self.building,
+            "kitty": list(self.kitty) if self.kitty else None,
+            "over": self.over,
+            "end_reason": self.end_reason,
+        }
+
+    def perturb_hidden(self, seat: int, rng: Any) -> JumbleJamState | None:
+        """Deal the other hands and the pastry deck afresh from their pooled cards, sizes kept."""
+        others = [s for s in range(self.num_players) if s != seat]
+        clone = self.clone()
+        pool = [c for s in others for c in clone.hands[s]] + clone.deck
+        if len(pool) < 2:
+            return None
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        for s in others:
+            k = len(clone.hands[s])
+            clone.hands[s], pool = sorted(pool[:k]), pool[k:]
+        clone.deck = pool
+        # the orders deck is face down too
+        clone.order_deck = [clone.order_deck[i] for i in rng.permutation(len(clone.order_deck))]
+        clone.invalidate()
+        return clone
