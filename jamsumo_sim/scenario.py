@@ -1,0 +1,275 @@
+"""`jamsumo sim SCENARIO.json [--params PARAMS.toml] [--trace SECONDS]`: run one scenario, print JSON.
+
+Scenario (SI units, origin at the hole's centre, x right of seat 0, y away from seat 0, angles in
+radians counter-clockwise)::
+
+    {"version": 1,
+     "board": "standard" | "path/to/board.toml" | {"side": 2.0, "platforms": [], ...},
+     "params": {"mu_board": 0.25, ...},
+     "dice": [{"id": "red-1", "x": 0.0, "y": -0.1, "angle": 0.0, "vx": 0.0, "vy": 1.0,
+               "omega": 0.0, "face": 4}],
+     "flicks": [{"die": "red-1", "direction": 1.5708, "impulse": 0.0045, "offset": 0.0, "height": 0.5}],
+     "max_time": 20.0}
+
+Parameters: the board's defaults, then ``--params`` file, then the scenario's ``params`` (by name).
+Dice take ``face`` (1..6, default 1) or ``orientation`` ([top, east, north]); ``angle``, ``vx``,
+``vy``, ``omega`` default to 0.  The first flick is applied at
+t = 0 together with any initial velocities; each later flick once everything has come to rest.
+``max_time`` (default 20 s) limits each shot.  Output: ``time_to_rest`` and ``steps`` (totals over all
+shots), ``rested``, the dice at the end, every event, and with ``--trace`` the dice every SECONDS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .board import load_board
+from .die import Orientation
+from .errors import UserError
+from .flick import Flick
+from .params import PhysicsParams, load_params
+from .world import World
+
+SCENARIO_VERSION = 1
+_TOP_KEYS = {"version", "board", "params", "dice", "flicks", "max_time", "description"}
+_DIE_KEYS = {"id", "x", "y", "angle", "vx", "vy", "omega", "face", "orientation"}
+DEFAULT_MAX_TIME = 20.0
+DEFAULT_FACE = 1  # top face of a die given neither "face" nor "orientation"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``sim`` subcommand."""
+    p = subparsers.add_parser(
+        "sim",
+        help="run a physics scenario (JSON) and print the result as JSON",
+        description="Simulate dice and flicks on a board; prints one JSON object on stdout.",
+    )
+    p.add_argument("scenario", metavar="SCENARIO.json", help="scenario file ('-' reads stdin)")
+    p.add_argument("--params", metavar="PARAMS.toml", help="parameter file (e.g. from calibration)")
+    p.add_argument(
+        "--trace",
+        metavar="SECONDS",
+        type=_positive_float,
+        help="also output the dice's positions every SECONDS of simulated time",
+    )
+    p.set_defaults(func=run)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (v > 0 and math.isfinite(v)):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return v
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point for ``jamsumo sim``; returns the exit code."""
+    try:
+        scenario = read_scenario(args.scenario)
+        result = run_scenario(scenario, params_path=args.params, trace=args.trace)
+    except UserError as exc:
+        print(f"jamsumo sim: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    text = json.dumps(result, indent=1) + "\n"
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into `head`: not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 0
+
+
+def read_scenario(path: str) -> dict[str, Any]:
+    """Read and parse a scenario file ('-' for stdin); errors are one-line UserErrors."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot read scenario {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"scenario {path} is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(
+            f"scenario {path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    if not isinstance(data, dict):
+        raise UserError(f"scenario {path} must be a JSON object")
+    return data
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise UserError(f"{where} must be a finite number, got {json.dumps(value)}")
+    return float(value)
+
+
+def build_world(
+    scenario: Mapping[str, Any], params_path: str | Path | None = None
+) -> tuple[World, list[Flick], float]:
+    """Validate a scenario and set up its World; returns (world, flicks, max_time)."""
+    if not isinstance(scenario, Mapping):
+        raise UserError("scenario must be a JSON object")
+    if "version" not in scenario:
+        raise UserError('scenario lacks "version" (expected 1)')
+    if scenario["version"] != SCENARIO_VERSION:
+        raise UserError(f"unsupported scenario version {scenario['version']!r} (expected 1)")
+    unknown = sorted(set(scenario) - _TOP_KEYS)
+    if unknown:
+        raise UserError(f"scenario has unknown key {unknown[0]!r}")
+    board_src = scenario.get("board", "standard")
+    if not isinstance(board_src, str | dict):
+        raise UserError("scenario board must be a board name, a path or an object")
+    board = load_board(board_src)
+    params = PhysicsParams.from_board(board)
+    if params_path is not None:
+        params = load_params(params_path, base=params)
+    overrides = scenario.get("params", {})
+    if not isinstance(overrides, dict):
+        raise UserError("scenario params must be an object of name: number")
+    try:
+        params = params.with_overrides(overrides)
+    except UserError as exc:
+        raise UserError(f"scenario params: {exc}") from None
+    max_time = _number(scenario.get("max_time", DEFAULT_MAX_TIME), "max_time")
+    if max_time <= 0:
+        raise UserError("max_time must be > 0")
+
+    world = World(board, params)
+    dice = scenario.get("dice", [])
+    if not isinstance(dice, list):
+        raise UserError("scenario dice must be a list")
+    for i, d in enumerate(dice):
+        where = f"dice[{i}]"
+        if not isinstance(d, dict):
+            raise UserError(f"{where} must be an object")
+        bad = sorted(set(d) - _DIE_KEYS)
+        if bad:
+            raise UserError(f"{where} has unknown key {bad[0]!r}")
+        for k in ("id", "x", "y"):
+            if k not in d:
+                raise UserError(f"{where} lacks {k!r}")
+        if not isinstance(d["id"], str) or not d["id"]:
+            raise UserError(f"{where}.id must be a non-empty string")
+        vals = {
+            k: _number(d.get(k, 0.0), f"{where}.{k}")
+            for k in ("x", "y", "angle", "vx", "vy", "omega")
+        }
+        orientation = None
+        if "orientation" in d:
+            o = d["orientation"]
+            if not (isinstance(o, list) and len(o) == 3 and all(type(f) is int for f in o)):
+                raise UserError(f"{where}.orientation must be [top, east, north] faces")
+            try:
+                orientation = Orientation.from_list(o)
+            except ValueError as exc:
+                raise UserError(f"{where}.orientation: {exc}") from None
+        face = d.get("face")
+        if face is None and orientation is None:
+            face = DEFAULT_FACE
+        if face is not None and (type(face) is not int or not 1 <= face <= 6):
+            raise UserError(f"{where}.face must be an integer 1..6, got {json.dumps(face)}")
+        world.add_die(d["id"], face=face, orientation=orientation, **vals)
+
+    flicks_raw = scenario.get("flicks", [])
+    if not isinstance(flicks_raw, list):
+        raise UserError("scenario flicks must be a list")
+    flicks = []
+    for i, f in enumerate(flicks_raw):
+        try:
+            flicks.append(Flick.from_json(f))
+        except UserError as exc:
+            raise UserError(f"flicks[{i}]: {exc}") from None
+        if flicks[-1].die not in world.die_ids:
+            raise UserError(f"flicks[{i}]: no die {flicks[-1].die!r} in the scenario")
+    return world, flicks, max_time
+
+
+def run_scenario(
+    scenario: Mapping[str, Any],
+    params_path: str | Path | None = None,
+    trace: float | None = None,
+) -> dict[str, Any]:
+    """Run a scenario dict; returns the output object of ``jamsumo sim`` (see the module docstring)."""
+    world, flicks, max_time = build_world(scenario, params_path)
+    samples: list[dict[str, Any]] = []
+    every = None
+    if trace is not None:
+        if not (trace > 0 and math.isfinite(trace)):
+            raise UserError(f"trace interval must be > 0 seconds, got {trace!r}")
+        every = max(1, round(trace / world.params.dt))
+        samples.append(_sample(world))
+
+    total_steps = 0
+    rested = True
+    shots = flicks if flicks else [None]
+    for k, flick in enumerate(shots):
+        if flick is not None:
+            try:
+                world.apply_flick(flick)
+            except UserError as exc:
+                raise UserError(f"flicks[{k}]: {exc}") from None
+        if every is None:
+            res = world.run_until_rest(max_time)
+            total_steps += res.steps
+            rested = res.rested
+        else:
+            limit = world.steps + max(1, math.ceil(max_time / world.params.dt - 1e-9))
+            start = world.steps
+            while not world.at_rest() and world.steps < limit:
+                world.step()
+                if world.steps % every == 0:
+                    samples.append(_sample(world))
+            total_steps += world.steps - start
+            rested = world.at_rest()
+            if rested:
+                world.run_until_rest(0.0)  # settles (no step), exactly as a full run does
+        if not rested:
+            break
+
+    out: dict[str, Any] = {
+        "time_to_rest": total_steps * world.params.dt,
+        "steps": total_steps,
+        "rested": rested,
+        "dice": [_die_json(s) for s in world.states()],
+        "events": [e.to_json() for e in world.events],
+    }
+    if every is not None:
+        out["trace"] = samples
+    return out
+
+
+def _die_json(s) -> dict[str, Any]:
+    return {
+        "id": s.id,
+        "x": s.x,
+        "y": s.y,
+        "angle": s.angle,
+        "face": s.face,
+        "orientation": s.orientation.as_list(),
+        "status": s.status,
+        "flat": s.flat,
+        "on_platform": s.on_platform is not None,
+        "platform": s.on_platform,
+    }
+
+
+def _sample(world: World) -> dict[str, Any]:
+    return {
+        "t": world.time,
+        "dice": [
+            {"id": s.id, "x": s.x, "y": s.y, "angle": s.angle, "status": s.status}
+            for s in world.states()
+        ],
+    }

@@ -1,0 +1,154 @@
+"""JAM platforms (climb or bounce at the step, straddling is not flat) and tumbles (physics.md s3-s4)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from jamsumo_sim.board import load_board
+from jamsumo_sim.flick import Flick, flick_tumbles, pitch_rate, pitch_tumble_rate, trip_speed
+from jamsumo_sim.world import World
+
+BOARD = {"dish_depth": 0.0, "hole_diameter": 0.0}
+
+
+@pytest.mark.parametrize("step, expected", [(0.0, 0.42), (0.002, 0.56), (0.004, 0.86)])
+def test_trip_thresholds(params, step, expected):
+    """Rim trip 0.42 m/s; 0.56 m/s against a 2 mm step, 0.86 m/s against 4 mm (16 mm die)."""
+    assert trip_speed(step, params) == pytest.approx(expected, abs=0.01)
+
+
+def test_pitch_thresholds(params):
+    """Tumble pitch rate ~24.7 rad/s; ~1.4 m/s at b = 0.6 a, 0.56 m/s at 0.75 a; mid-height never."""
+    assert pitch_tumble_rate(params) == pytest.approx(24.7, abs=0.1)
+    m = params.die_mass
+
+    def threshold(height):
+        lo, hi = 0.01, 5.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            if flick_tumbles(Flick("a", 0.0, mid * m, height=height), params):
+                hi = mid
+            else:
+                lo = mid
+        return hi
+
+    # physics.md quotes rough values for mu = 0.25
+    assert threshold(0.6) == pytest.approx(1.4, rel=0.1)
+    assert threshold(0.75) == pytest.approx(0.56, rel=0.1)
+    assert pitch_rate(Flick("a", 0.0, 5 * m, height=0.5), params) == 0.0
+
+
+def _approach_platform(params, speed):
+    board = load_board(BOARD)
+    plat = board.platform("jam-south")
+    w = World(board, params)
+    gap = 0.03
+    run = gap - params.die_size / 2
+    v0 = math.sqrt(speed**2 + 2 * params.mu_board * params.gravity * run)
+    w.add_die("a", plat.x, plat.y + plat.depth / 2 + gap, face=3, vy=-v0)
+    res = w.run_until_rest(5.0)
+    return w, res, plat
+
+
+@pytest.mark.parametrize("speed", [0.3, 0.6])
+def test_slow_die_bounces_off_platform_wall(params, speed):
+    w, res, plat = _approach_platform(params, speed)
+    s = w.state("a")
+    assert s.on_platform is None and s.flat and s.face == 3
+    hit = [e for e in res.events if e.type == "collision"]
+    assert hit and hit[0].data == {
+        "impulse": pytest.approx(hit[0].data["impulse"]),
+        "kind": "wall",
+        "platform": plat.name,
+    }
+    # bounced back: moving away after the impact, restitution_wood
+    assert s.y > plat.y + plat.depth / 2
+
+
+@pytest.mark.parametrize("speed", [0.75, 0.9])
+def test_fast_die_climbs_platform_with_a_tumble(params, speed):
+    w, res, plat = _approach_platform(params, speed)
+    s = w.state("a")
+    assert s.on_platform == plat.name and s.flat
+    types = [e.type for e in res.events]
+    assert "tumble" in types and s.face != 3
+    assert any(e.type == "platform" and e.data["action"] == "landed" for e in res.events)
+    assert any(e.type == "platform" and e.data["action"] == "rest" for e in res.events)
+
+
+def test_die_straddling_platform_edge_is_not_flat(params):
+    board = load_board(BOARD)
+    plat = board.platform("jam-south")
+    w = World(board, params)
+    # on the platform, sliding off its north edge; stops with the centre just past the edge
+    v = math.sqrt(2 * params.mu_board * params.gravity * (plat.depth / 2 + 0.004))
+    w.add_die("a", plat.x, plat.y, face=3, vy=v)
+    res = w.run_until_rest(5.0)
+    s = w.state("a")
+    assert s.on_platform is None and not s.flat and s.tilt > 0
+    assert s.y > plat.y + plat.depth / 2
+    assert any(e.type == "platform" and e.data["action"] == "left" for e in res.events)
+
+
+def test_die_leaving_platform_fully_is_flat(params):
+    board = load_board(BOARD)
+    plat = board.platform("jam-south")
+    w = World(board, params)
+    w.add_die("a", plat.x, plat.y, face=3, vy=1.0)
+    w.run_until_rest(5.0)
+    s = w.state("a")
+    assert s.on_platform is None and s.flat and s.y > plat.y + plat.depth
+
+
+def test_die_on_platform_starts_on_it(params, standard_board):
+    w = World(standard_board, params)
+    x, y = standard_board.jam_zone_drop_point("jam-east")
+    w.add_die("a", x, y, face=4)
+    assert w.state("a").on_platform == "jam-east" and w.state("a").flat
+
+
+def test_high_flick_tumbles_mid_height_does_not(flat_board, params):
+    w = World(flat_board, params)
+    w.add_die("hi", 0.0, 0.0, face=4)
+    w.add_die("mid", 1.0, 0.0, face=4)
+    w.apply_flick(Flick("hi", 0.0, params.die_mass * 1.0, height=0.8))
+    w.apply_flick(Flick("mid", 0.0, params.die_mass * 3.0, height=0.5))
+    hi, mid = w.state("hi"), w.state("mid")
+    assert hi.face != 4 and mid.face == 4
+    t = [e for e in w.events if e.type == "tumble"]
+    assert len(t) == 1 and t[0].dice == ("hi",) and t[0].data["cause"] == "flick"
+    assert t[0].data == {"before": 4, "after": hi.face, "cause": "flick"}
+    # rolled forward (+x in world = body +x at angle 0): the west face came up
+    assert hi.orientation.top == 7 - w.state("mid").orientation.east
+
+
+def test_skimming_die_trips_over_far_rim(params):
+    """Crossing the hole fast with a drop beyond the rounded edge: a rim tumble."""
+    board = load_board({"dish_depth": 0.0, "platforms": []})
+    w = World(board, params)
+    w.add_die("a", -0.05, 0.0, face=3, vx=1.4)
+    res = w.run_until_rest(5.0)
+    types = [e.type for e in res.events]
+    assert "skim" in types and "tumble" in types
+    tumble = next(e for e in res.events if e.type == "tumble")
+    assert tumble.data["cause"] == "rim" and tumble.data["before"] == 3
+    assert w.state("a").face == tumble.data["after"]
+
+
+def test_hard_impact_from_a_platform_tumbles_the_lower_die(params):
+    """A die leaving a platform fast meets a die on the board 3 mm lower: struck above its mid-height,
+    the lower die pitches and tumbles (cause "impact"); a gentle meeting does not."""
+    board = load_board(BOARD)
+    plat = board.platform("jam-south")
+    out = {}
+    for speed in (0.8, 3.0):
+        w = World(board, params)
+        w.add_die("high", plat.x, plat.y, face=3, vy=speed)
+        w.add_die("low", plat.x, plat.y + plat.depth / 2 + 0.0081, face=3)
+        w.run_until_rest(5.0)
+        out[speed] = [e for e in w.events if e.type == "tumble"]
+    assert out[0.8] == []
+    assert (out[3.0][0].dice, out[3.0][0].data["cause"]) == (("low",), "impact")
+    assert not any(e.dice == ("high",) for e in out[3.0])

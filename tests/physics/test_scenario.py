@@ -1,0 +1,199 @@
+"""The public `jamsumo sim` contract (issue 3): run_scenario, argument parsing, subprocess."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from jamsumo_sim import scenario as sc
+from jamsumo_sim.errors import UserError
+from jamsumo_sim.params import PhysicsParams, dump_params
+
+BASE = {
+    "version": 1,
+    "board": {"side": 2.0, "hole_diameter": 0.0, "dish_depth": 0.0, "platforms": []},
+    "params": {"mu_board": 0.25, "mu_static": 0.35, "mu_die": 0.3, "restitution": 0.7},
+    "dice": [
+        {
+            "id": "red-1",
+            "x": 0.0,
+            "y": -0.1,
+            "angle": 0.0,
+            "vx": 0.0,
+            "vy": 1.0,
+            "omega": 0.0,
+            "face": 4,
+        }
+    ],
+    "flicks": [],
+    "max_time": 20.0,
+}
+
+
+def test_issue_example_slide():
+    out = sc.run_scenario(BASE)
+    assert out["rested"] is True and out["steps"] == round(out["time_to_rest"] / 0.001)
+    assert out["time_to_rest"] == pytest.approx(0.4077, rel=0.01)
+    (d,) = out["dice"]
+    assert d["id"] == "red-1" and d["y"] + 0.1 == pytest.approx(0.2039, rel=0.01)
+    assert d["face"] == 4 and d["status"] == "on_board" and d["flat"] is True
+    assert d["on_platform"] is False and d["platform"] is None
+    assert set(d) >= {"id", "x", "y", "angle", "face", "status", "flat", "on_platform"}
+    assert out["events"] == [] and "trace" not in out
+    json.dumps(out)
+
+
+def test_flicks_and_events():
+    s = dict(BASE)
+    s["dice"] = [
+        {"id": "a", "x": 0.0, "y": -0.1, "face": 4},
+        {"id": "b", "x": 0.0, "y": 0.0, "face": 2},
+    ]
+    s["flicks"] = [{"die": "a", "direction": math.pi / 2, "impulse": 0.0045}]
+    out = sc.run_scenario(s)
+    types = [e["type"] for e in out["events"]]
+    assert types[0] == "flick" and "collision" in types
+    hit = next(e for e in out["events"] if e["type"] == "collision")
+    assert hit["dice"] == ["a", "b"] and hit["impulse"] > 0 and hit["t"] > 0
+
+
+def test_two_flicks_run_one_after_another():
+    s = dict(BASE)
+    s["dice"] = [{"id": "a", "x": 0.0, "y": 0.0, "face": 4}]
+    s["flicks"] = [
+        {"die": "a", "direction": 0.0, "impulse": 0.0045},
+        {"die": "a", "direction": math.pi, "impulse": 0.0045},
+    ]
+    out = sc.run_scenario(s)
+    assert out["dice"][0]["x"] == pytest.approx(0.0, abs=1e-9)
+    assert out["time_to_rest"] == pytest.approx(2 * 0.4077, rel=0.01)
+
+
+def test_face_defaults_to_1():
+    s = dict(BASE, dice=[{"id": "a", "x": 0.1, "y": 0.0}])
+    assert sc.run_scenario(s)["dice"][0]["face"] == 1
+
+
+def test_trace_sampling_same_result():
+    plain = sc.run_scenario(BASE)
+    traced = sc.run_scenario(BASE, trace=0.1)
+    assert traced["dice"] == plain["dice"]
+    ts = [t["t"] for t in traced["trace"]]
+    assert ts == pytest.approx([0.0, 0.1, 0.2, 0.3, 0.4])
+    assert traced["trace"][0]["dice"][0]["y"] == -0.1
+
+
+def test_standard_board_by_name_and_params_file(tmp_path):
+    params = PhysicsParams.from_board(__import__("jamsumo_sim.board").board.load_board("standard"))
+    pfile = tmp_path / "p.toml"
+    dump_params(params.with_overrides({"mu_board": 0.3}), pfile, {"by": "test"})
+    s = {
+        "version": 1,
+        "board": "standard",
+        "dice": [{"id": "a", "x": 0.1, "y": 0.1, "face": 3, "vx": 0.1}],
+    }
+    out = sc.run_scenario(s, params_path=pfile)
+    assert out["rested"]
+    # scenario params override the file's
+    s2 = dict(s, params={"mu_board": 0.25})
+    out2 = sc.run_scenario(s2, params_path=pfile)
+    assert out2["dice"][0]["x"] > out["dice"][0]["x"]
+
+
+@pytest.mark.parametrize(
+    "patch, msg",
+    [
+        ({"version": 2}, "version"),
+        ({"version": None}, "version"),
+        ({"bogus": 1}, "unknown key 'bogus'"),
+        ({"params": {"mu_boardd": 0.1}}, "unknown parameter 'mu_boardd'"),
+        ({"board": "nope"}, "unknown board"),
+        ({"board": {"side": -1}}, "side"),
+        ({"dice": [{"id": "a", "x": 0}]}, "lacks 'y'"),
+        ({"dice": [{"id": "a", "x": "0", "y": 0, "face": 1}]}, "dice[0].x"),
+        ({"dice": [{"id": "a", "x": 0, "y": 0, "face": 9}]}, "face"),
+        ({"dice": [{"id": "a", "x": 5, "y": 0, "face": 1}]}, "not on the board"),
+        ({"flicks": [{"die": "zz", "direction": 0, "impulse": 0.004}]}, "no die 'zz'"),
+        ({"flicks": [{"die": "red-1", "direction": 0, "impulse": 0.5}]}, "cap"),
+        ({"flicks": [{"die": "red-1", "impulse": 0.004}]}, "direction"),
+        ({"max_time": -1}, "max_time"),
+    ],
+)
+def test_malformed_scenarios(patch, msg):
+    s = dict(BASE, **patch)
+    if patch.get("version", 1) is None:
+        del s["version"]
+    with pytest.raises(UserError, match=msg.replace("[", r"\[").replace("]", r"\]")):
+        sc.run_scenario(s)
+
+
+def _parser():
+    p = argparse.ArgumentParser(prog="jamsumo")
+    sub = p.add_subparsers(dest="command", required=True)
+    sc.register(sub)
+    return p
+
+
+def test_register_parses_arguments(tmp_path, capsys):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(BASE))
+    args = _parser().parse_args(["sim", str(f), "--trace", "0.2"])
+    assert args.func is sc.run and args.trace == 0.2 and args.params is None
+    assert args.func(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["trace"]) == 3
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["sim", str(f), "--trace", "-1"])
+
+
+def test_run_reports_errors_in_one_line(tmp_path, capsys):
+    f = tmp_path / "s.json"
+    f.write_text('{"version": 1, "dice": [')
+    args = _parser().parse_args(["sim", str(f)])
+    assert args.func(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not valid JSON" in err and "Traceback" not in err
+
+
+def _cli(*argv):
+    return subprocess.run(
+        [sys.executable, "-m", "jamsumo_sim", *argv], capture_output=True, text=True, timeout=120
+    )
+
+
+BREAK = {
+    "version": 1,
+    "board": "standard",
+    "dice": [
+        {"id": f"d{i}{j}", "x": 0.05 + i * 0.0165, "y": 0.05 + j * 0.0165, "face": 3}
+        for i in range(3)
+        for j in range(3)
+    ]
+    + [{"id": "s", "x": -0.1, "y": 0.08, "face": 4}],
+    "flicks": [{"die": "s", "direction": -0.12, "impulse": 0.0135, "offset": 0.1, "height": 0.55}],
+}
+
+
+def test_subprocess_sim(tmp_path):
+    """`python -m jamsumo_sim sim` prints what run_scenario returns, bit for bit (another process)."""
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(BREAK))
+    r = _cli("sim", str(f))
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out == json.loads(json.dumps(sc.run_scenario(BREAK)))
+    assert any(e["type"] == "collision" for e in out["events"])
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(dict(BASE, params={"mu_x": 1})))
+    r = _cli("sim", str(bad))
+    assert r.returncode == 2 and "mu_x" in r.stderr
+    assert "Traceback" not in r.stderr and r.stderr.strip().count("\n") == 0
+    pbad = tmp_path / "p.toml"
+    pbad.write_text("version = 1\n[params]\nmu_board = 'high'\n")
+    r = _cli("sim", str(f), "--params", str(pbad))
+    assert r.returncode == 2 and "mu_board" in r.stderr and "Traceback" not in r.stderr
