@@ -1,0 +1,328 @@
+"""JamSumo bots: ``random`` (a wild flicker) and ``planner`` (simulates candidate flicks).
+
+Both are ordinary turn-loop agents: they get a private clone of the match state (JamSumo has
+perfect information) and return one flick action. Their randomness comes from the view's
+generator, so a match is a pure function of its seed and every flick is in the history.
+
+The planner models a human: it *executes* its chosen flick with aim and speed error (σ from
+``assets/bots.toml``, physics.md §1: σ_angle 1–3°, σ_speed 5–15 %), and it judges candidates
+by noisy executions simulated on copies of the world (``state.preview`` + ``run_until_rest``):
+one per candidate, then ``samples`` each for the ``refine`` best, whose mean decides. Levels
+differ in noise and search width.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from jamsumo_sim.errors import UserError
+from jamsumo_sim.rules.flicks import PASS, FlickSpec, bots_config, flick_action
+from jamsumo_sim.rules.scoring import BOARD, HAND, HOLED
+from jamsumo_sim.turnloop import Action, Agent, SeatView
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def _spec_action(spec: FlickSpec) -> Action:
+    if spec.place is not None:
+        return flick_action(
+            spec.die,
+            spec.direction,
+            spec.impulse,
+            spec.offset,
+            spec.height,
+            place=spec.place,
+            px=spec.px,
+            py=spec.py,
+            pangle=spec.pangle,
+        )
+    return flick_action(spec.die, spec.direction, spec.impulse, spec.offset, spec.height)
+
+
+def _fallback(view: SeatView) -> Action:
+    actions = view.legal_actions
+    return actions[int(view.rng.integers(len(actions)))]
+
+
+def _positions(state: Any) -> dict[str, Any]:
+    return {st.id: st for st in state.world.states()}
+
+
+class RandomBot(Agent):
+    """Flicks a random own die at a sensible target with wide random error in every parameter."""
+
+    kind = "random"
+
+    def act(self, view: SeatView) -> Action:
+        state = view.state
+        if state is None or view.legal_actions == [PASS]:
+            return _fallback(view)
+        cfg = bots_config()["random"]
+        rng = view.rng
+        seat = view.seat
+        mass = state.physics.die_mass
+        pos = _positions(state)
+        jam = state.mode == "jam"
+        speed_lo, speed_hi = cfg["jam_speed"] if jam else cfg["sumo_speed"]
+        for _ in range(int(cfg["attempts"])):
+            choices = state.on_board(seat) + (state.in_hand(seat) if jam else [])
+            die = choices[int(rng.integers(len(choices)))]
+            place = None
+            if die in pos:
+                x, y = pos[die].x, pos[die].y
+            else:
+                zone = state.board.platforms[int(rng.integers(len(state.board.platforms)))]
+                place, x, y = zone.name, zone.x, zone.y
+            if jam:
+                tx, ty = 0.0, 0.0
+            else:
+                targets = [d for d in pos if state.owner.get(d, seat) != seat]
+                target = pos[targets[int(rng.integers(len(targets)))]]
+                tx, ty = target.x, target.y
+            aim = math.atan2(ty - y, tx - x) + math.radians(cfg["aim_sigma_deg"]) * rng.normal()
+            speed = rng.uniform(speed_lo, speed_hi)
+            action = flick_action(
+                die,
+                aim,
+                speed * mass,
+                float(rng.uniform(*cfg["offset"])),
+                float(rng.uniform(*cfg["height"])),
+                place=place,
+                px=x if place else None,
+                py=y if place else None,
+            )
+            if state.is_legal(seat, action):
+                return action
+        return _fallback(view)
+
+
+@dataclass(frozen=True)
+class PlannerConfig:
+    aim_sigma_deg: float
+    speed_sigma: float
+    speeds: int
+    aims_per_die: int
+    samples: int
+    refine: int
+    max_candidates: int
+    shot_time: float
+
+    @classmethod
+    def for_level(cls, level: str, **overrides: Any) -> PlannerConfig:
+        table = bots_config().get("planner", {})
+        if level not in table:
+            raise UserError(f"unknown planner level {level!r} (choose from {', '.join(LEVELS)})")
+        raw = dict(table[level])
+        raw.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls(
+                aim_sigma_deg=float(raw["aim_sigma_deg"]),
+                speed_sigma=float(raw["speed_sigma"]),
+                speeds=int(raw["speeds"]),
+                aims_per_die=int(raw["aims_per_die"]),
+                samples=int(raw["samples"]),
+                refine=int(raw["refine"]),
+                max_candidates=int(raw["max_candidates"]),
+                shot_time=float(raw["shot_time"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise UserError(f"assets/bots.toml: planner.{level}: bad or missing {exc}") from None
+
+
+# What a die is worth to its owner in the planner's evaluation (lower cost is better).
+# Jam: a holed die costs nothing; a die in hand needs a placement and a good flick; a die on the
+# board costs more the farther it is from the hole (it needs more, or harder, flicks).
+_JAM_HAND_COST = 1.3
+_JAM_FAR = 0.25  # m: distance at which a die on the board costs as much as one in hand
+_OPPONENT_WEIGHT = 0.35
+
+
+def jam_value(state: Any, world: Any, seat: int, where: dict[str, str]) -> float:
+    """The planner's Jam evaluation of a rest state for ``seat`` (higher is better)."""
+    cost = [0.0] * state.num_players
+    present = set(world.die_ids)
+    for die, w in where.items():
+        owner = state.owner[die]
+        if w == HOLED:
+            continue
+        if w == HAND or die not in present:
+            cost[owner] += _JAM_HAND_COST
+            continue
+        st = world.state(die)
+        dist = math.hypot(st.x, st.y)
+        cost[owner] += min(dist / _JAM_FAR, 1.0) * _JAM_HAND_COST * 0.9 + 0.1
+    others = [c for s, c in enumerate(cost) if s != seat]
+    return -cost[seat] + _OPPONENT_WEIGHT * (sum(others) / max(1, len(others)))
+
+
+def sumo_value(state: Any, world: Any, seat: int, where: dict[str, str]) -> float:
+    """The planner's Sumo evaluation: own points on the board minus the opponents' mean."""
+    points = [0.0] * state.num_players
+    present = set(world.die_ids)
+    for die, w in where.items():
+        if w != BOARD or die not in present:
+            continue
+        st = world.state(die)
+        # a die near the edge is at risk; the centre is safe but the hole is close — keep it simple
+        points[state.owner[die]] += (st.face if st.flat else 3) + 2.0
+    others = [p for s, p in enumerate(points) if s != seat]
+    return points[seat] - sum(others) / max(1, len(others))
+
+
+class PlannerBot(Agent):
+    """Searches candidate flicks on copies of the world; picks the best mean noisy outcome."""
+
+    kind = "planner"
+
+    def __init__(self, seat: int, game: Any, level: str = "normal", **options: Any) -> None:
+        super().__init__(seat, game, **options)
+        self.level = level
+        self.config = PlannerConfig.for_level(
+            level,
+            aim_sigma_deg=options.get("aim_sigma_deg"),
+            speed_sigma=options.get("speed_sigma"),
+            samples=options.get("samples"),
+            refine=options.get("refine"),
+            max_candidates=options.get("max_candidates"),
+            speeds=options.get("speeds"),
+        )
+        self.simulated = 0  # shots simulated (for throughput figures)
+
+    # -- noise ------------------------------------------------------------------------------------
+    def noisy(self, spec: FlickSpec, rng: np.random.Generator) -> FlickSpec:
+        """The flick as a human hand would execute it: aim and speed error."""
+        aim = spec.direction + math.radians(self.config.aim_sigma_deg) * rng.normal()
+        factor = max(0.05, 1.0 + self.config.speed_sigma * rng.normal())
+        return replace(spec, direction=aim, impulse=spec.impulse * factor)
+
+    # -- candidates ---------------------------------------------------------------------------------
+    def candidates(self, state: Any, seat: int) -> list[FlickSpec]:
+        cfg = self.config
+        mass = state.physics.die_mass
+        pos = _positions(state)
+        out: list[FlickSpec] = []
+        if state.mode == "jam":
+            # m/s: the band that can reach the hole and still drop (physics.md §3)
+            lo, hi = 0.8, 1.35
+            speeds = np.linspace(lo, hi, max(1, cfg.speeds))
+            shooters: list[tuple[str, float, float, str | None]] = []
+            for die in state.on_board(seat):
+                shooters.append((die, pos[die].x, pos[die].y, None))
+            # nearest dice first: they are the likeliest to drop
+            shooters.sort(key=lambda s: math.hypot(s[1], s[2]))
+            hand = state.in_hand(seat)
+            if hand:
+                zones = sorted(state.board.platforms, key=lambda z: z.name)
+                for zone in zones:
+                    if (
+                        state._placement_problem(
+                            FlickSpec(hand[0], 0.0, mass, place=zone.name, px=zone.x, py=zone.y)
+                        )
+                        is None
+                    ):
+                        shooters.append((hand[0], zone.x, zone.y, zone.name))
+            spread = [0.0] + [
+                sign * math.radians(1.5) * (k + 1)
+                for k in range(cfg.aims_per_die // 2)
+                for sign in (1, -1)
+            ]
+            ranked: list[tuple[tuple[int, int, int], FlickSpec]] = []
+            for si, (die, x, y, place) in enumerate(shooters):
+                aim = math.atan2(-y, -x)
+                dist = math.hypot(x, y)
+                for ai, da in enumerate(spread):
+                    for vi, v in enumerate(speeds):
+                        # scale the speed band with distance: far dice need more
+                        vv = float(v) * math.sqrt(max(dist, 0.05) / 0.18) * mass
+                        spec = (
+                            FlickSpec(die, aim + da, vv, place=place, px=x, py=y)
+                            if place
+                            else FlickSpec(die, aim + da, vv)
+                        )
+                        ranked.append(((ai, si, vi), spec))
+            # straight aims of every shooter first, then the aims to either side
+            out = [spec for _, spec in sorted(ranked, key=lambda r: r[0])]
+        else:
+            speeds = np.linspace(1.6, 3.0, max(1, cfg.speeds))
+            mine = state.on_board(seat)
+            targets = [d for d in pos if state.owner.get(d, seat) != seat]
+            pairs = sorted(
+                (math.hypot(pos[t].x - pos[m].x, pos[t].y - pos[m].y), m, t)
+                for m in mine
+                for t in targets
+            )
+            for _, m, t in pairs[: max(1, cfg.max_candidates // max(1, cfg.speeds))]:
+                aim = math.atan2(pos[t].y - pos[m].y, pos[t].x - pos[m].x)
+                for v in speeds:
+                    out.append(FlickSpec(m, aim, float(v) * mass))
+        legal = []
+        for spec in out:
+            if state._check_flick(seat, spec) is None:
+                legal.append(spec)
+            if len(legal) >= cfg.max_candidates:
+                break
+        return legal
+
+    # -- evaluation -------------------------------------------------------------------------------
+    def evaluate(self, state: Any, seat: int, spec: FlickSpec) -> float:
+        """Value of the rest state after executing ``spec`` exactly (no noise)."""
+        action = _spec_action(spec)
+        world = state.preview(action)
+        start = len(world.events)
+        world.run_until_rest(self.config.shot_time)
+        self.simulated += 1
+        events = world.events[start:]
+        where = dict(state.where)
+        if spec.place is not None:
+            where[spec.die] = BOARD
+        for die, new, _ in state.shot_outcome(world, seat, spec.die, events):
+            where[die] = new
+        if state.mode == "jam":
+            value = jam_value(state, world, seat, where)
+            mine = [d for d in where if state.owner[d] == seat]
+            if all(where[d] == HOLED for d in mine):
+                value += 100.0  # ends the round with nothing left: the best possible shot
+            return value
+        value = sumo_value(state, world, seat, where)
+        others = [s for s in range(state.num_players) if s != seat]
+        for s in others:
+            if not any(where[d] == BOARD for d in where if state.owner[d] == s):
+                value += 5.0  # ends the round while ahead in dice
+        if not any(where[d] == BOARD for d in where if state.owner[d] == seat):
+            value -= 20.0
+        return value
+
+    def act(self, view: SeatView) -> Action:
+        state = view.state
+        if state is None or view.legal_actions == [PASS]:
+            return _fallback(view)
+        rng = view.rng
+        seat = view.seat
+        cands = self.candidates(state, seat)
+        if not cands:
+            return _fallback(view)
+
+        def sample(spec: FlickSpec) -> float:
+            trial = self.noisy(spec, rng)
+            if state._check_flick(seat, trial) is not None:
+                trial = spec
+            return self.evaluate(state, seat, trial)
+
+        # two stages: one noisy execution of every candidate, then more samples for the best
+        # few (``refine``), so the search width costs one simulation per candidate
+        values: list[list[float]] = [[sample(spec)] for spec in cands]
+        order = sorted(range(len(cands)), key=lambda i: -values[i][0])
+        for i in order[: self.config.refine]:
+            values[i].extend(sample(cands[i]) for _ in range(self.config.samples - 1))
+        finalists = order[: max(1, self.config.refine)]
+        best = cands[max(finalists, key=lambda i: (float(np.mean(values[i])), -i))]
+        executed = self.noisy(best, rng)
+        for choice in (executed, best):
+            action = _spec_action(choice)
+            if state.is_legal(seat, action):
+                return action
+        return _fallback(view)

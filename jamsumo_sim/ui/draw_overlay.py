@@ -1,0 +1,95 @@
+"""What is drawn over the board: the aim of a flick being made and the resume offer."""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from jamsumo_sim.ui.gesture import DieSpot, FlickParams
+from jamsumo_sim.ui.panel import font
+from jamsumo_sim.ui.theme import Theme
+from jamsumo_sim.ui.view import View
+
+
+def draw_aim(
+    screen: pygame.Surface,
+    view: View,
+    theme: Theme,
+    die: DieSpot,
+    press: tuple[float, float],
+    current: tuple[float, float],
+    params: FlickParams | None,
+    slide_decel: float,
+    board_half: float,
+    refused: bool = False,
+) -> None:
+    """The pull, the struck face, the finger, the push arrow and the free-slide hint of a flick.
+
+    ``slide_decel`` (m/s²) = mu g gives the hint's reach v²/(2 mu g) on a flat board: a hint only (the
+    dish, the hole and other dice are ignored; the physics decides).  ``refused``: the rules would say no.
+    """
+    c = view.to_screen(die.x, die.y)
+    # the pull: a thin line from the press point to the pointer
+    pygame.draw.line(
+        screen, theme.colour("text_dim"), view.to_screen(*press), view.to_screen(*current), 1
+    )
+    if params is None:
+        return
+    half = die.size / 2
+    size_px = view.length(die.size)
+    n = params.face_normal
+    nx, ny = math.cos(n), math.sin(n)
+    tx, ty = -ny, nx
+    # the struck face, drawn just outside the die so it reads against the highlight
+    out = half * 1.3
+    a = view.to_screen(die.x + out * nx + half * tx, die.y + out * ny + half * ty)
+    b = view.to_screen(die.x + out * nx - half * tx, die.y + out * ny - half * ty)
+    pygame.draw.line(screen, theme.colour("aim_face"), a, b, max(3, int(size_px * 0.18)))
+    # the finger: where it meets the struck face (offset along the face, left of the push)
+    lx, ly = math.cos(params.direction + math.pi / 2), math.sin(params.direction + math.pi / 2)
+    fx = die.x + half * nx + params.offset * die.size * lx
+    fy = die.y + half * ny + params.offset * die.size * ly
+    pygame.draw.circle(
+        screen, theme.colour("aim"), view.to_screen(fx, fy), max(3, int(size_px * 0.22)), 2
+    )
+    # the push: an arrow growing with the power
+    dx, dy = math.cos(params.direction), math.sin(params.direction)
+    tip_len = die.size * (1.2 + 2.5 * params.power)
+    tip = view.to_screen(die.x + dx * (half + tip_len), die.y + dy * (half + tip_len))
+    start = view.to_screen(die.x + dx * half, die.y + dy * half)
+    col = theme.colour("warning" if refused else "aim")
+    pygame.draw.line(screen, col, start, tip, 3)
+    ang = math.atan2(tip[1] - start[1], tip[0] - start[0])
+    for side in (-1, 1):
+        wing = ang + math.pi + side * 0.45
+        end = (tip[0] + 10 * math.cos(wing), tip[1] + 10 * math.sin(wing))
+        pygame.draw.line(screen, col, tip, end, 3)
+    # dots over the free-slide distance, ending at the rim
+    reach = params.speed**2 / (2 * slide_decel) if slide_decel > 0 else 0.0
+    steps = max(1, int(reach / (die.size * 0.9)))
+    for i in range(1, min(steps, 60) + 1):
+        d = half + reach * i / steps
+        qx, qy = die.x + dx * d, die.y + dy * d
+        if abs(qx) > board_half or abs(qy) > board_half:
+            break
+        pygame.draw.circle(screen, col, view.to_screen(qx, qy), 2)
+    label = font(18).render(f"{params.speed:.2f} m/s", True, col)
+    screen.blit(label, (c[0] + 14, c[1] - 28))
+
+
+def draw_offer(screen: pygame.Surface, area: pygame.Rect, theme: Theme, text: str) -> None:
+    """The card offering to resume an autosaved match."""
+    f = font(26)
+    lines = ["A saved match is waiting:", text, "Resume it?  Y = yes   N = start a new match"]
+    w = max(f.size(t)[0] for t in lines) + 40
+    h = len(lines) * f.get_linesize() + 30
+    card = pygame.Rect(0, 0, w, h)
+    card.center = area.center
+    pygame.draw.rect(screen, theme.colour("panel"), card, border_radius=8)
+    pygame.draw.rect(screen, theme.colour("highlight"), card, 2, border_radius=8)
+    y = card.y + 15
+    for t in lines:
+        img = f.render(t, True, theme.colour("text"))
+        screen.blit(img, (card.centerx - img.get_width() // 2, y))
+        y += f.get_linesize()

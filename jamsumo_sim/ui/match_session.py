@@ -1,0 +1,304 @@
+"""The window's view of a Jam / Sumo / JamSumo match: relays between the rules' MatchState and the window.
+
+Legality, scoring and the log come from the rules; the bots are the game's own agents fed through the
+turn loop's ``seat_view``; shots are animated from ``state.preview(action)`` and then applied with
+``state.apply_action(action)`` (the same deterministic result; a mismatch is logged, never hidden).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from jamsumo_sim.turnloop import CHANCE, State, seat_view
+from jamsumo_sim.turnloop.driver import chance_rng
+from jamsumo_sim.ui.panel import PanelInfo, PlayerRow, Table
+from jamsumo_sim.ui.session import Placement, Session
+from jamsumo_sim.ui.theme import Theme
+
+HUMAN = "human"
+
+
+class MatchSession(Session):
+    """A match in progress with a list of seat kinds (``human`` or a bot name such as ``planner``)."""
+
+    def __init__(self, state: State, seats: Sequence[str]) -> None:
+        self.state: Any = state
+        self.seats = list(seats)
+        self.game = state.game
+        self.board = state.board
+        self.params = state.physics
+        bots = self.game.bots()
+        self.agents: dict[int, Any] = {}
+        for seat, spec in enumerate(self.seats):
+            kind, _, level = spec.partition(":")
+            if kind != HUMAN and kind in bots:
+                options = {"level": level} if level else {}
+                self.agents[seat] = bots[kind](seat, self.game, **options)
+        self._rounds_seen = len(state.results)
+        self._pending_table: Table | None = None
+        self.mismatches = 0
+
+    @property
+    def mode(self) -> str:  # type: ignore[override]
+        return str(self.state.mode)
+
+    # --- what is going on --------------------------------------------------------------------
+    def world(self) -> Any:
+        return self.state.world
+
+    def players(self) -> int:
+        return int(self.state.num_players)
+
+    def to_move(self) -> int | None:
+        p = self.state.current_player()
+        return p if p >= 0 else None
+
+    def view_side(self, seat: int) -> int:
+        from jamsumo_sim.rules.seats import board_side
+
+        return board_side(seat, self.players())
+
+    def is_human(self, seat: int) -> bool:
+        return self.seats[seat] == HUMAN
+
+    def finished(self) -> bool:
+        return bool(self.state.is_terminal())
+
+    def flickable(self, seat: int) -> list[str]:
+        return list(self.state.on_board(seat))
+
+    def hand(self, seat: int) -> list[str]:
+        return list(self.state.in_hand(seat)) if self.state.mode == "jam" else []
+
+    # --- moves ---------------------------------------------------------------------------------
+    def make_action(self, seat: int, flick: Any, placement: Placement | None) -> Any:
+        from jamsumo_sim.rules.flicks import flick_action
+
+        if placement is not None:
+            return flick_action(
+                placement.die,
+                flick.direction,
+                flick.impulse,
+                flick.offset,
+                flick.height,
+                place=placement.place,
+                px=placement.x,
+                py=placement.y,
+                pangle=placement.angle,
+            )
+        return flick_action(flick.die, flick.direction, flick.impulse, flick.offset, flick.height)
+
+    def why_illegal(self, seat: int, action: Any) -> str | None:
+        if self.state.is_legal(seat, action):
+            return None
+        return self.state.why_illegal(seat, action)
+
+    def preview(self, action: Any) -> Any:
+        return self.state.preview(action)
+
+    def is_pass(self, action: Any) -> bool:
+        from jamsumo_sim.rules.flicks import PASS
+
+        return action == PASS
+
+    def pass_action(self, seat: int) -> Any | None:
+        from jamsumo_sim.rules.flicks import PASS
+
+        return PASS if self.state.is_legal(seat, PASS) else None
+
+    def shot_time(self) -> float:
+        return float(self.state.shot_time)
+
+    def commit(self, action: Any, animated: Any | None = None) -> list[str]:
+        seen = len(self.state.log)
+        rounds = len(self.state.results)
+        self.state.apply_action(action)
+        same_round = len(self.state.results) == rounds
+        if animated is not None and same_round and self.state.world is not None:
+            self._compare(animated)
+        self._note_round_end()
+        return [e.text for e in self.state.log[seen:] if e.visible_to(None)]
+
+    def _compare(self, animated: Any) -> None:
+        """The animated shot must end where the rules' shot ended (dice the rules kept)."""
+        try:
+            for st in self.state.world.states():
+                mine = animated.state(st.id)
+                if (mine.x, mine.y, mine.angle, mine.face) != (st.x, st.y, st.angle, st.face):
+                    self.mismatches += 1
+                    warn(f"animated shot differs from the rules' shot at die {st.id}")
+                    return
+        except Exception as exc:  # noqa: BLE001 - a drawing copy must never break the match
+            self.mismatches += 1
+            warn(f"cannot compare the animated shot: {exc}")
+
+    def _note_round_end(self) -> None:
+        n = len(self.state.results)
+        if n > self._rounds_seen:
+            self._rounds_seen = n
+            self._pending_table = self._round_table(n - 1)
+
+    def advance_automatic(self) -> list[str]:
+        lines: list[str] = []
+        while self.state.current_player() == CHANCE:
+            seen = len(self.state.log)
+            self.state.apply_action(self.state.chance_outcomes().sample(chance_rng(self.state)))
+            lines.extend(e.text for e in self.state.log[seen:] if e.visible_to(None))
+        return lines
+
+    def bot_action(self) -> Any:
+        seat = self.to_move()
+        assert seat is not None and seat in self.agents
+        view = seat_view(self.state, seat, self.game)
+        return self.agents[seat].act(view)
+
+    # --- display --------------------------------------------------------------------------------
+    def _name(self, seat: int) -> str:
+        return str(self.state.seat_name(seat))
+
+    def seat_colour_name(self, seat: int) -> str:
+        from jamsumo_sim.rules.seats import colour
+
+        return colour(seat)
+
+    def panel(self, theme: Theme) -> PanelInfo:
+        st = self.state
+        seat = self.to_move()
+        modes = list(st.round_modes)
+        word = "penalties (lowest wins)" if st.mode == "jam" else "points"
+        totals = st.totals()
+        current = st.current_scores()
+        rows = []
+        for s in range(self.players()):
+            rows.append(
+                PlayerRow(
+                    seat=s,
+                    name=self._name(s),
+                    colour=theme.dice_colour(self.seat_colour_name(s)),
+                    in_hand=len(st.in_hand(s)),
+                    on_board=len(st.on_board(s)),
+                    score=_score_text(st, totals[s], current[s]),
+                    to_move=(s == seat),
+                    kind=self.seats[s],
+                )
+            )
+        if st.is_terminal():
+            turn = "Match over"
+            turn_colour = None
+        elif seat is None:
+            turn = "Rolling for the round marker"
+            turn_colour = None
+        else:
+            who = "your" if self.is_human(seat) else f"{self.seats[seat]}'s"
+            turn = f"{self._name(seat)} to flick ({who} turn)"
+            turn_colour = theme.dice_colour(self.seat_colour_name(seat))
+        title = {"jam": "Jam", "sumo": "Sumo", "jamsumo": "JamSumo"}.get(self.game.mode, "Match")
+        return PanelInfo(
+            title=title,
+            round_text=f"Round {min(st.round, len(modes))} of {len(modes)}: {st.mode.capitalize()} "
+            f"— scores are {word}",
+            turn_text=turn,
+            turn_colour=turn_colour,
+            players=tuple(rows),
+            log=tuple(st.log_for(None)[-60:]),
+        )
+
+    def _round_table(self, index: int) -> Table:
+        st = self.state
+        res = st.results[index]
+        word = "Penalty" if res["mode"] == "jam" else "Points"
+        rows = tuple(
+            (self._name(s), str(res["scores"][s]), str(sum_upto(st.results, index, s)))
+            for s in range(self.players())
+        )
+        if st.is_terminal():
+            return self.match_table()
+        return Table(
+            title=f"Round {index + 1}: {res['mode'].capitalize()}",
+            header=("player", word.lower(), "total"),
+            rows=rows,
+            footer="click or press Enter to go on",
+        )
+
+    def match_table(self) -> Table:
+        st = self.state
+        header = (
+            ["player"] + [f"R{i + 1} {r['mode']}" for i, r in enumerate(st.results)] + ["total"]
+        )
+        totals = st.totals()
+        rows = tuple(
+            (self._name(s), *(str(r["scores"][s]) for r in st.results), str(totals[s]))
+            for s in range(self.players())
+        )
+        winners = ", ".join(self._name(s) for s in st.winners())
+        return Table(
+            title="Match over",
+            header=tuple(header),
+            rows=rows,
+            footer=f"Winner: {winners}" if winners else "",
+        )
+
+    def table(self, theme: Theme) -> Table | None:
+        return self._pending_table
+
+    def dismiss_table(self) -> None:
+        if not self.state.is_terminal():
+            self._pending_table = None
+
+    def log(self) -> list[str]:
+        return list(self.state.log_for(None))
+
+    # --- saving --------------------------------------------------------------------------------
+    def save_data(self) -> dict[str, Any] | None:
+        return {
+            "kind": "match",
+            "seats": self.seats,
+            "finished": bool(self.state.is_terminal()),
+            "state": self.state.to_json(),
+        }
+
+    def save_replay(self, path: str) -> str:
+        from jamsumo_sim import replay
+
+        replay.save_replay(path, self.state, self.seats)
+        return path
+
+
+def _score_text(state: Any, total: int, current: int) -> str:
+    """Totals of finished rounds, and what the round in play would add."""
+    if state.is_terminal():
+        return str(total)
+    if not state.results:
+        return str(current)
+    return f"{total} (+{current})"
+
+
+def sum_upto(results: list[dict[str, Any]], index: int, seat: int) -> int:
+    return sum(int(r["scores"][seat]) for r in results[: index + 1])
+
+
+def new_match(
+    mode: str, seats: Sequence[str], seed: int, physics: dict[str, Any] | None = None
+) -> MatchSession:
+    """A fresh match of ``mode`` for these seats."""
+    from jamsumo_sim.turnloop import get_game
+
+    game = get_game(mode)
+    params = game.default_params(len(seats))
+    if physics:
+        params["physics"] = dict(physics)
+    state = game.new_initial_state(game.validate_params(params), seed=seed)
+    return MatchSession(state, seats)
+
+
+def resume_match(data: dict[str, Any]) -> MatchSession:
+    from jamsumo_sim.turnloop import state_from_json
+
+    state = state_from_json(data["state"], "autosave")
+    return MatchSession(state, data["seats"])
+
+
+def warn(text: str) -> None:
+    print(f"jamsumo: {text}", file=sys.stderr)

@@ -1,0 +1,226 @@
+"""`jamsumo replay FILE`: watch a recorded match shot by shot, drawn exactly like play.
+
+Space play/pause · Left/Right previous/next shot · Home back to the start · −/+ speed · Q quit.
+Each shot is animated from the recorded state before it (``state.preview(action)``), so what you see is
+the deterministic physics of the replay file itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+import pygame
+
+from jamsumo_sim.ui.app import App
+from jamsumo_sim.ui.match_session import MatchSession
+from jamsumo_sim.ui.panel import PanelInfo
+from jamsumo_sim.ui.theme import Theme
+
+VIEWER_HELP = (
+    "Space play/pause · Left/Right previous/next shot · Home restart · -/+ speed · Q quit",
+)
+
+
+class ReplaySession(MatchSession):
+    """A match session whose state is replaced as the viewer moves between recorded shots."""
+
+    def __init__(self, states: list[Any], actions: list[Any], seats: list[str]) -> None:
+        super().__init__(states[0].clone(), ["replay"] * len(seats))
+        self.real_seats = list(seats)
+        self.states = states  # state before shot i; states[-1] is the end of the match
+        self.actions = actions
+        self.position = 0
+
+    def _make_agents(self) -> None:  # no bots in a replay
+        self.agents = {}
+
+    def is_human(self, seat: int) -> bool:
+        return False
+
+    def show(self, position: int) -> None:
+        self.position = max(0, min(position, len(self.actions)))
+        self.state = self.states[self.position].clone()
+        self._pending_table = None
+
+    def bot_action(self) -> Any:  # pragma: no cover - the viewer never asks
+        raise RuntimeError("a replay has no bots")
+
+    def save_data(self) -> dict[str, Any] | None:
+        return None
+
+    def save_replay(self, path: str) -> str:
+        raise NotImplementedError("this is a replay already")
+
+    def panel(self, theme: Theme) -> PanelInfo:
+        info = super().panel(theme)
+        rows = tuple(
+            type(r)(
+                r.seat,
+                r.name,
+                r.colour,
+                r.in_hand,
+                r.on_board,
+                r.score,
+                r.to_move,
+                self.real_seats[r.seat],
+            )
+            for r in info.players
+        )
+        n = len(self.actions)
+        return PanelInfo(
+            title=f"Replay — {info.title}",
+            round_text=info.round_text,
+            turn_text=f"Shot {min(self.position + 1, n)} of {n}"
+            if self.position < n
+            else f"End ({n} shots)",
+            turn_colour=info.turn_colour,
+            players=rows,
+            log=info.log,
+        )
+
+
+def load_states(path: str) -> tuple[list[Any], list[Any], list[str]]:
+    """States before every shot (plus the final state), the shots' actions, and the seats."""
+    from jamsumo_sim.replay import load_replay
+
+    replay = load_replay(path)
+    states: list[Any] = []
+    actions: list[Any] = []
+    last = None
+    for shot in replay.iter_shots():
+        states.append(shot.state.clone())
+        actions.append(shot.action)
+        last = shot
+    states.append(_final(replay, last))
+    return states, actions, replay.seats
+
+
+def _final(replay: Any, last: Any) -> Any:
+    """The state at the end of the recording, without re-simulating the whole match."""
+    from jamsumo_sim.turnloop import replay_history
+
+    if last is None:
+        return replay.final_state()
+    if len(last.state.history) > last.move:  # a live state: already at the end
+        return last.state.clone()
+    state = last.state.clone()
+    state.apply_action(last.action)
+    return replay_history(state, replay.history[last.move + 1 :], replay.path)
+
+
+class ReplayApp(App):
+    """The play window driven by a recorded match instead of people and bots."""
+
+    session: ReplaySession
+
+    def __init__(self, session: ReplaySession, speed: float = 1.0, **kw: Any) -> None:
+        super().__init__(session, autosave_enabled=False, **kw)
+        self.playing = True
+        self.wait = 0.0
+        self.pause_between = 0.5
+        self.base_speed = speed
+        self.help = VIEWER_HELP
+
+    @property
+    def speed(self) -> float:
+        return 0.0 if self.paused else self.speeds[self.speed_index] * self.base_speed
+
+    @property
+    def paused(self) -> bool:  # type: ignore[override]
+        return not getattr(self, "playing", True)
+
+    @paused.setter
+    def paused(self, value: bool) -> None:
+        self.playing = not value
+
+    def _key(self, e: pygame.event.Event) -> None:
+        k = e.key
+        if k == pygame.K_RIGHT:
+            self.step_shot(+1)
+        elif k == pygame.K_LEFT:
+            self.step_shot(-1)
+        elif k == pygame.K_HOME:
+            self.stop_anim()
+            self.session.show(0)
+        elif k == pygame.K_SPACE:
+            self.playing = not self.playing
+        else:
+            super()._key(e)
+
+    def stop_anim(self) -> None:
+        self.anim = None
+        self.shot = None
+        self.wait = 0.0
+
+    def step_shot(self, delta: int) -> None:
+        """Jump to the state before the next/previous shot (an animating shot is finished at once)."""
+        target = self.session.position + delta
+        if self.anim is not None:
+            target = self.session.position + (1 if delta > 0 else 0)
+        self.stop_anim()
+        self.session.show(target)
+        self._sync_view()
+
+    def _press(self, pos: tuple[int, int]) -> None:  # no flicking in a replay
+        return
+
+    def _finish_physics(self) -> None:
+        return
+
+    def update(self, dt: float) -> None:
+        anim = self.anim
+        if anim is not None:
+            anim.speed = self.speed
+            anim.advance(dt)
+            if anim.done:
+                self.stop_anim()
+                self.session.show(self.session.position + 1)
+            return
+        if not self.playing or self.session.position >= len(self.session.actions):
+            return
+        self.wait += dt * (self.speeds[self.speed_index] * self.base_speed)
+        if self.wait < self.pause_between:
+            return
+        self.wait = 0.0
+        i = self.session.position
+        world = self.session.states[i].preview(self.session.actions[i])
+        self.anim = self._new_animator(world)
+
+    def _sync_view(self) -> None:
+        self.view_side = 0
+
+    def _decorate(self, info: PanelInfo, params: Any) -> PanelInfo:
+        out = super()._decorate(info, params)
+        status = "PAUSED — Space to play" if not self.playing else f"playing ×{self.speed:g}"
+        return PanelInfo(**{**out.__dict__, "status": status, "help_lines": self.help, "aim": ()})
+
+
+def run_viewer(args: argparse.Namespace) -> int:
+    """Open the viewer on ``args.file`` (``--frames N --screenshot PATH`` for headless use)."""
+    frames = getattr(args, "frames", None)
+    screenshot = getattr(args, "screenshot", None)
+    speed = float(getattr(args, "speed", 1.0) or 1.0)
+    path = getattr(args, "file", None)
+    if frames is not None and not (
+        os.environ.get("DISPLAY")
+        or os.environ.get("WAYLAND_DISPLAY")
+        or os.environ.get("SDL_VIDEODRIVER")
+    ):
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from jamsumo_sim.errors import UserError
+    from jamsumo_sim.ui.cli import has_display
+
+    if frames is None and not has_display():
+        raise UserError(
+            "no display for the replay viewer (use --frames N --screenshot PATH, or --verify)"
+        )
+    states, actions, seats = load_states(str(path))
+    app = ReplayApp(ReplaySession(states, actions, seats), speed=speed)
+    try:
+        app.run(frames=frames, screenshot=screenshot)
+    finally:
+        pygame.quit()
+    return 0
