@@ -1,0 +1,52 @@
+"""The Jam's Game object: player counts, variants, bots, the length bound and the text view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from card_games.the_jam.cards import CardSet, load_cards
+from card_games.the_jam.rules import MAX_BUNDLE, MAX_PROPOSALS
+from card_games.the_jam.state import JamState
+from jamsumo_sim.turnloop import Game
+
+# Bound on turns: each turn with cards in the deck draws an ordinary card for good or claims a
+# special (twice at most); the deck takes back at most the Young man winner's jams (36) and the
+# Bear's pie; after that each turn plays a hand card (4 hands of at most 4).
+MAX_TURNS = 72 + 36 + 1 + 2 + 4 * 4 + 20
+
+
+class JamGame(Game):
+    name = "the_jam"
+    title = "The Jam"
+    min_players = 2
+    max_players = 4
+    variants = ("standard", "kids", "travel")
+
+    @property
+    def cards(self) -> CardSet:
+        return load_cards()
+
+    def max_game_length(self, params: Mapping[str, Any]) -> int:
+        n = int(params["players"])
+        recipes = 72
+        trade = 1 + MAX_PROPOSALS * (1 + 2 * MAX_BUNDLE + 2)  # start, add recipes, propose, answer
+        auction = n * (recipes // 2 + 2)
+        per_turn = (
+            3 + auction + 2 + trade + 2 + 2
+        )  # reshuffles, bids, Bear/Young man choices, play, pay
+        return 10 + MAX_TURNS * per_turn
+
+    def new_initial_state(self, params: Mapping[str, Any], seed: int = 0) -> JamState:
+        return JamState(self, params, seed)
+
+    def bots(self) -> dict[str, type]:
+        from card_games.the_jam.bots import SmartAgent
+        from jamsumo_sim.turnloop import RandomAgent
+
+        return {"random": RandomAgent, "smart": SmartAgent}
+
+    def render(self, observation: Mapping[str, Any], seat: int | None) -> str:
+        from card_games.the_jam.render import render
+
+        return render(self.cards, observation, seat)

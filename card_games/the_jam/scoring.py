@@ -1,0 +1,327 @@
+"""End-of-game scoring: recipe points, the Young man, the Bear and the task cards.
+
+Each made recipe may count toward at most one task ("a jar of jam can be used in only one
+combination"), and the assignment is the one that maximises the player's total. The search is
+exact and small: every Jam-for-winter card is either skipped or completed with one choice of 3 of
+its 4 pictured jams, every Pies-for-Grandma card likewise with 2 of its 3 pies, and the recipes
+left over are split over the player's Big tea parties by a dynamic programme over recipe kinds.
+Pinecone jams stand in for any jam; using a real jam before a pinecone is never worse, because a
+pinecone can replace any jam later.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from card_games.the_jam.cards import JAM, PIE, PINECONE, Card, CardSet, TaskCard, TaskRules
+
+FRUITS = (
+    "strawberry",
+    "raspberry",
+    "apple",
+    "cherry",
+    "currant",
+    "gooseberry",
+    "peach",
+    "cranberry",
+)
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    recipes: int
+    young_man: int
+    bear: int
+    winter: int
+    grandma: int
+    party: int
+    yumyum: int
+
+    @property
+    def tasks(self) -> int:
+        return self.winter + self.grandma + self.party + self.yumyum
+
+    @property
+    def total(self) -> int:
+        return self.recipes + self.young_man + self.bear + self.tasks
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "recipes": self.recipes,
+            "young_man": self.young_man,
+            "bear": self.bear,
+            "winter": self.winter,
+            "grandma": self.grandma,
+            "party": self.party,
+            "yumyum": self.yumyum,
+            "total": self.total,
+        }
+
+
+def kind_counts(cards: Iterable[Card]) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    """(jams per fruit, pinecone jams, pies per fruit) of a collection of made recipes."""
+    jams: Counter[str] = Counter()
+    pies: Counter[str] = Counter()
+    pine = 0
+    for card in cards:
+        if card.kind == JAM:
+            if card.top == PINECONE:
+                pine += 1
+            else:
+                jams[card.top] += 1
+        elif card.kind == PIE:
+            pies[card.top] += 1
+    return tuple(jams[f] for f in FRUITS), pine, tuple(pies[f] for f in FRUITS)
+
+
+def _slots(fruits: Iterable[str]) -> tuple[int, ...]:
+    counter = Counter(fruits)
+    return tuple(counter[f] for f in FRUITS)
+
+
+def task_points(
+    cards: Sequence[Card], tasks: Sequence[TaskCard], rules: TaskRules
+) -> tuple[int, int, int]:
+    """(winter, grandma, party) points of made recipes ``cards`` for task cards ``tasks``."""
+    jams, pine, pies = kind_counts(cards)
+    tasks = tuple(tasks)
+    # recipes beyond what the task cards could ever use change nothing: cap them (cache hits)
+    jam_cap, pine_cap, pie_cap = _caps(tasks)
+    jams = tuple(min(a, b) for a, b in zip(jams, jam_cap, strict=True))
+    pies = tuple(min(a, b) for a, b in zip(pies, pie_cap, strict=True))
+    return _task_points(jams, min(pine, pine_cap), pies, tasks, rules)
+
+
+@lru_cache(maxsize=4096)
+def _caps(tasks: tuple[TaskCard, ...]) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    jams = Counter(f for t in tasks for f in (*t.jams, *t.party_jams))
+    pies = Counter(f for t in tasks for f in (*t.pies, *t.party_pies))
+    return tuple(jams[f] for f in FRUITS), sum(jams.values()), tuple(pies[f] for f in FRUITS)
+
+
+@lru_cache(maxsize=200_000)
+def _task_points(
+    jams: tuple[int, ...],
+    pine: int,
+    pies: tuple[int, ...],
+    tasks: tuple[TaskCard, ...],
+    rules: TaskRules,
+) -> tuple[int, int, int]:
+    winters = [t for t in tasks if t.type == "winter"]
+    grandmas = [t for t in tasks if t.type == "grandma"]
+    parties = _parties(tasks)
+    party_jams = tuple(sum(p[0][i] for p in parties) for i in range(len(FRUITS)))
+    party_pies = tuple(sum(p[1][i] for p in parties) for i in range(len(FRUITS)))
+    party_jam_total = sum(party_jams)
+    # Winter cards use only jams and Grandma cards only pies, so their choices are enumerated
+    # separately; the states are deduplicated on what the tea parties could still use.
+    winter_states: dict[tuple[tuple[int, ...], int], int] = {(tuple(jams), pine): 0}
+    for w in winters:
+        nxt = dict(winter_states)
+        for (j_left, p_left), pts in winter_states.items():
+            for choice in combinations(w.jams, rules.winter_need):
+                left = list(j_left)
+                short = 0
+                for f in choice:
+                    k = FRUITS.index(f)
+                    if left[k] > 0:
+                        left[k] -= 1
+                    else:
+                        short += 1  # a pinecone jam stands in
+                if short <= p_left:
+                    key = (tuple(left), p_left - short)
+                    nxt[key] = max(nxt.get(key, -1), pts + rules.winter_points)
+        winter_states = nxt
+    grandma_states: dict[tuple[int, ...], int] = {tuple(pies): 0}
+    for g in grandmas:
+        nxt = dict(grandma_states)
+        for p_left_pies, pts in grandma_states.items():
+            for choice in combinations(g.pies, rules.grandma_need):
+                left = list(p_left_pies)
+                if all(left[FRUITS.index(f)] > 0 for f in choice):
+                    for f in choice:
+                        left[FRUITS.index(f)] -= 1
+                    key = tuple(left)
+                    nxt[key] = max(nxt.get(key, -1), pts + rules.grandma_points)
+        grandma_states = nxt
+    # only what the parties can hold matters: cap it, keep the best task points per capped state
+    capped_w: dict[tuple[tuple[int, ...], int], int] = {}
+    for (j_left, p_left), pts in winter_states.items():
+        key = (
+            tuple(min(a, b) for a, b in zip(j_left, party_jams, strict=True)),
+            min(p_left, party_jam_total),
+        )
+        capped_w[key] = max(capped_w.get(key, -1), pts)
+    capped_g: dict[tuple[int, ...], int] = {}
+    for p_left_pies, pts in grandma_states.items():
+        key = tuple(min(a, b) for a, b in zip(p_left_pies, party_pies, strict=True))
+        capped_g[key] = max(capped_g.get(key, -1), pts)
+    best = (-1, 0, 0, 0)
+    for (j_left, p_left), w_pts in capped_w.items():
+        for p_left_pies, g_pts in capped_g.items():
+            party = _party_best(j_left, p_left, p_left_pies, parties, rules)
+            total = w_pts + g_pts + party
+            if total > best[0]:
+                best = (total, w_pts, g_pts, party)
+    return best[1], best[2], best[3]
+
+
+def _parties(tasks: tuple[TaskCard, ...]) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """The Big tea parties: the i-th card of each type together form party i (two with 2 players)."""
+    by_type: dict[str, list[TaskCard]] = {}
+    for t in tasks:
+        by_type.setdefault(t.type, []).append(t)
+    count = max((len(v) for v in by_type.values()), default=0)
+    out = []
+    for i in range(count):
+        members = [v[i] for v in by_type.values() if i < len(v)]
+        jams = [f for m in members for f in m.party_jams]
+        pies = [f for m in members for f in m.party_pies]
+        out.append((_slots(jams), _slots(pies)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=200_000)
+def _party_best(
+    jams: tuple[int, ...],
+    pine: int,
+    pies: tuple[int, ...],
+    parties: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
+    rules: TaskRules,
+) -> int:
+    """Best total tea-party points from the recipes left, split over the parties."""
+    if not parties:
+        return 0
+    if len(parties) == 1:
+        ((jam_slots, pie_slots),) = parties
+        jam = sum(min(a, b) for a, b in zip(jams, jam_slots, strict=True))
+        jam = min(jam + pine, sum(jam_slots))
+        pie = sum(min(a, b) for a, b in zip(pies, pie_slots, strict=True))
+        return rules.party_points(jam + pie)
+    if len(parties) == 2:
+        return _two_parties(jams, pine, pies, parties, rules)
+    return _party_dp(jams, pine, pies, parties, rules)
+
+
+def _interval(
+    counts: tuple[int, ...], a: tuple[int, ...], b: tuple[int, ...]
+) -> tuple[int, int, int]:
+    """(total placed, least and most of it party A can hold) for one recipe type over two parties.
+
+    Per kind, m = min(count, a + b) recipes are placed and A takes between max(0, m - b) and
+    min(m, a); sums of integer intervals are intervals, so every split in between is possible.
+    """
+    total = lo = hi = 0
+    for c, x, y in zip(counts, a, b, strict=True):
+        m = min(c, x + y)
+        total += m
+        lo += max(0, m - y)
+        hi += min(m, x)
+    return total, lo, hi
+
+
+def _two_parties(
+    jams: tuple[int, ...],
+    pine: int,
+    pies: tuple[int, ...],
+    parties: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
+    rules: TaskRules,
+) -> int:
+    """Exact best for two tea parties: place as many recipes as possible, then pick A's share.
+
+    Filling a slot never lowers a party's points, so some best split places the most recipes;
+    pinecone jams then fill free jam slots of either party (A's jam share grows by up to the
+    pinecones used there, bounded by A's jam slots and by what B cannot take).
+    """
+    (ja, pa), (jb, pb) = parties
+    cap_a, cap_b = sum(ja), sum(jb)
+    real, jlo, jhi = _interval(jams, ja, jb)
+    jam_total = min(real + pine, cap_a + cap_b)
+    jlo = max(jlo, jam_total - cap_b)
+    jhi = min(jhi + (jam_total - real), cap_a)
+    pie_total, plo, phi = _interval(pies, pa, pb)
+    total = jam_total + pie_total
+    best = 0
+    for share in range(jlo + plo, jhi + phi + 1):
+        best = max(best, rules.party_points(share) + rules.party_points(total - share))
+    return best
+
+
+def _party_dp(
+    jams: tuple[int, ...],
+    pine: int,
+    pies: tuple[int, ...],
+    parties: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
+    rules: TaskRules,
+) -> int:
+    """Reference dynamic programme over kinds for any number of parties (tests compare to it)."""
+    if not parties:
+        return 0
+    k = len(parties)
+    # state: per party (jam slots filled, pie slots filled)
+    states: set[tuple[int, ...]] = {(0,) * (2 * k)}
+    for offset, counts in ((0, jams), (1, pies)):
+        for fi in range(len(FRUITS)):
+            have = counts[fi]
+            caps = [parties[p][offset][fi] for p in range(k)]
+            if have == 0 or sum(caps) == 0:
+                continue
+            splits = _splits(have, tuple(caps))
+            states = {
+                tuple(s[i] + (split[i // 2] if i % 2 == offset else 0) for i in range(2 * k))
+                for s in states
+                for split in splits
+            }
+    best = 0
+    jam_slots = [sum(parties[p][0]) for p in range(k)]
+    for s in states:
+        free = tuple(jam_slots[p] - s[2 * p] for p in range(k))
+        for split in _splits(pine, free):
+            best = max(
+                best, sum(rules.party_points(s[2 * p] + s[2 * p + 1] + split[p]) for p in range(k))
+            )
+    return best
+
+
+@lru_cache(maxsize=10_000)
+def _splits(have: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Ways to hand out at most ``have`` items over bins with capacities ``caps`` (maximal ones)."""
+    if len(caps) == 1:
+        return ((min(have, caps[0]),),)
+    out = []
+    for x in range(min(have, caps[0]) + 1):
+        for rest in _splits(have - x, caps[1:]):
+            out.append((x, *rest))
+    return tuple(out)
+
+
+def yum_points(cards: Sequence[Card], tasks: Sequence[TaskCard], rules: TaskRules) -> int:
+    """Yum-yum: per favourite-ingredient bottom half among the made recipes, for every Yum-yum card."""
+    total = 0
+    for t in tasks:
+        if t.type == "yumyum":
+            total += rules.yum_per_card * sum(1 for c in cards if c.bottom == t.favourite)
+    return total
+
+
+def score_player(
+    cs: CardSet,
+    made: Sequence[Card],
+    tasks: Sequence[TaskCard],
+    young_man: bool,
+    bear: bool,
+) -> Breakdown:
+    winter, grandma, party = task_points(made, tasks, cs.rules)
+    return Breakdown(
+        recipes=sum(c.points for c in made),
+        young_man=cs.young_man_points if young_man else 0,
+        bear=cs.bear_points if bear else 0,
+        winter=winter,
+        grandma=grandma,
+        party=party,
+        yumyum=yum_points(made, tasks, cs.rules),
+    )

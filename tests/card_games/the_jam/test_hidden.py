@@ -1,0 +1,102 @@
+"""Hidden information: hands, task cards, the deck and (travel) recipe piles stay secret."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from card_games.the_jam import GAME
+from jamsumo_sim.turnloop import RandomAgent, step
+
+
+def _positions(players: int, variant: str, seed: int, every: int = 9):
+    params = GAME.validate_params({"players": players, "variant": variant})
+    state = GAME.new_initial_state(params, seed=seed)
+    agents = [RandomAgent(s, GAME) for s in range(players)]
+    index = 0
+    while not state.is_terminal():
+        step(state, agents)
+        index += 1
+        if index % every == 0 and not state.is_terminal():
+            yield state
+
+
+def _visible_labels(obs: dict) -> set[str]:
+    cards = GAME.cards.cards
+    ids = list(obs["basket"]) + list(obs["hand"] or [])
+    for made in obs["made"]:
+        for r in made:
+            ids += [r["card"], *r["under"]]
+    labels = {cards[c].label for c in ids}
+    text = " ".join(obs["log"])
+    return labels | {lab for lab in (c.label for c in cards.values()) if lab in text}
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "standard"), (3, "travel"), (4, "standard")])
+def test_observation_and_render_show_no_hidden_cards(players: int, variant: str) -> None:
+    checked = 0
+    for state in _positions(players, variant, seed=5):
+        for seat in range(players):
+            obs = state.observation(seat)
+            blob = json.dumps(obs)
+            secret = [c for s in range(players) if s != seat for c in state.hands[s]] + list(
+                state.deck
+            )
+            if variant == "travel":
+                secret += [r["card"] for s in range(players) if s != seat for r in state.pile(s)]
+                secret = [c for c in secret if c not in (state.auction or {}).get("building", [])]
+                if state.auction:
+                    secret = [
+                        c for c in secret if all(c not in v for v in state.auction["bids"].values())
+                    ]
+            for cid in secret:
+                assert cid not in blob, f"seat {seat} sees {cid}"
+            others_tasks = [
+                t for s in range(players) if s != seat for v in state.tasks[s].values() for t in v
+            ]
+            assert not set(others_tasks) & set(obs["tasks"])
+            assert obs["deck"] == len(state.deck) and "deck_order" not in obs
+            # the log tail is exactly the tail of what this seat may read
+            assert obs["log"] == state.log_for(seat)[-len(obs["log"]) :]
+            text = GAME.render(obs, seat)
+            visible = _visible_labels(obs)
+            for cid in (c for s in range(players) if s != seat for c in state.hands[s]):
+                label = GAME.cards.cards[cid].label
+                if label not in visible:
+                    assert label not in text, f"seat {seat}'s view shows {label}"
+            checked += 1
+    assert checked > 20
+
+
+def test_spectator_sees_no_hand_or_tasks() -> None:
+    for state in _positions(2, "standard", seed=2, every=40):
+        obs = state.observation(None)
+        assert obs["hand"] is None and obs["tasks"] is None
+        blob = json.dumps(obs)
+        for c in [c for h in state.hands for c in h]:
+            assert c not in blob
+
+
+def test_perturbation_changes_hidden_state_only() -> None:
+    import numpy as np
+
+    for state in _positions(3, "standard", seed=1, every=30):
+        other = state.perturb_hidden(0, np.random.default_rng(3))
+        assert other is not None
+        assert other.observation(0) == state.observation(0)
+        assert other.full_state() != state.full_state()
+
+
+def test_final_observation_reveals_tasks_and_breakdown() -> None:
+    from jamsumo_sim.turnloop import play
+
+    result = play(
+        GAME,
+        [RandomAgent(s, GAME) for s in range(2)],
+        seed=3,
+        params={"players": 2, "variant": "travel"},
+    )
+    final = result.state.observation(0)["final"]
+    assert len(final["tasks"][1]) == 6
+    assert [b["total"] for b in final["breakdown"]] == result.returns

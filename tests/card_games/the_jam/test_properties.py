@@ -1,0 +1,26 @@
+"""Property tests over random playouts: no card is ever lost or duplicated, the game always ends."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from card_games.the_jam import GAME
+from jamsumo_sim.turnloop import RandomAgent, step
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 4), st.sampled_from(GAME.variants))
+def test_no_card_lost_or_duplicated(seed: int, players: int, variant: str) -> None:
+    params = GAME.validate_params({"players": players, "variant": variant})
+    state = GAME.new_initial_state(params, seed=seed)
+    agents = [RandomAgent(s, GAME) for s in range(players)]
+    expected = Counter(GAME.cards.game_card_ids(kids=variant == "kids"))
+    bound = GAME.max_game_length(params)
+    while not state.is_terminal():
+        step(state, agents)
+        assert Counter(state.all_cards()) == expected, f"after {len(state.history)} moves"
+        assert len(state.history) <= bound
+    assert not state.deck and not any(state.hands)
