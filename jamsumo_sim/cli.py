@@ -7,6 +7,7 @@ only assembles them and turns a :class:`UserError` into one line on stderr and e
 from __future__ import annotations
 
 import argparse
+import os
 import importlib
 import sys
 from collections.abc import Sequence
@@ -53,6 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("jamsumo: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -1,0 +1,131 @@
+"""`jamsumo calibrate DATA…`: fit friction/restitution to measured shots and write a params file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .board import load_board
+from .errors import UserError
+from .params import PhysicsParams, load_params
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "calibrate",
+        help="fit the model's friction to measurements of a real board",
+        description=(
+            "Fit friction and restitution to measured shots (rest poses, trajectories, collisions, tilt "
+            "tests; formats in calibration/README.md) and write a params file for --params."
+        ),
+    )
+    p.add_argument(
+        "data",
+        nargs="+",
+        metavar="DATA",
+        help="measurement CSV files (format recognised from the header)",
+    )
+    p.add_argument(
+        "--board", default="standard", help="board name or TOML file the shots were measured on"
+    )
+    p.add_argument("--params", help="params file to start from (default: the board's parameters)")
+    p.add_argument(
+        "--fit",
+        metavar="NAMES",
+        help="comma-separated parameters to fit (default: those the data constrain), e.g. mu_board,mu_die,restitution",
+    )
+    p.add_argument(
+        "--holdout",
+        type=float,
+        default=0.0,
+        metavar="FRACTION",
+        help="fraction of shots held out (0..1)",
+    )
+    p.add_argument("--out", metavar="PARAMS.toml", help="write the fitted params file here")
+    p.add_argument("--plot", metavar="FIT.png", help="draw measured vs simulated shots")
+    p.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the holdout split")
+    p.add_argument(
+        "--starts", type=int, default=3, help="number of starting points of the fit (default 3)"
+    )
+    p.add_argument(
+        "--no-angles", action="store_true", help="fit positions only (ignore measured rest angles)"
+    )
+    p.add_argument("--model", choices=("world", "toy"), default="world", help=argparse.SUPPRESS)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .calibrate import calibrate, parse_fit_names, write_params
+    from .calibration.data import load_all
+    from .calibration.model import make_simulator
+
+    if args.starts < 1:
+        raise UserError(f"--starts must be >= 1, got {args.starts}")
+    if not 0 <= args.holdout < 1:
+        raise UserError(f"--holdout must be in [0, 1), got {args.holdout}")
+    board = load_board(args.board)
+    base = PhysicsParams.from_board(board)
+    if args.params:
+        base = load_params(args.params, base)
+    files = load_all(args.data, board)
+    names = parse_fit_names(args.fit, files)
+    sim = make_simulator(board, args.model)
+
+    from tqdm import tqdm
+
+    quiet = args.json or not sys.stderr.isatty()
+    with tqdm(desc="calibrating", unit=" sims", disable=quiet, leave=False, file=sys.stderr) as bar:
+        cal = calibrate(
+            files,
+            base,
+            sim,
+            fit_names=names,
+            holdout=args.holdout,
+            seed=args.seed,
+            starts=args.starts,
+            angles=not args.no_angles,
+            on_eval=lambda: bar.update(1),
+        )
+    if args.out:
+        write_params(cal, board, args.out)
+    if args.plot:
+        from .calibration.plot import plot_calibration
+
+        plot_calibration(cal, board, args.plot)
+    if args.json:
+        print(json.dumps(cal.to_json(), indent=2))
+    else:
+        print(format_report(cal, args.out, args.plot))
+    return 0
+
+
+def format_report(cal, out: str | None = None, plot: str | None = None) -> str:
+    """The human-readable summary of a calibration."""
+    lines = [f"data: {', '.join(f'{f.name} ({f.kind})' for f in cal.files)}"]
+    lines.append(
+        f"shots fitted: {cal.shots}"
+        + (f", held out: {cal.holdout_shots}" if cal.holdout_shots else "")
+        + (f", tilt trials: {cal.tilt_trials}" if cal.tilt_trials else "")
+    )
+    for n, e in cal.estimates.items():
+        rel = f" ({100 * e.stderr / abs(e.value):.2f} %)" if e.value else ""
+        lines.append(f"  {n:<16} {e.value:.5f} ± {e.stderr:.5f}{rel}")
+    for (a, b), rho in cal.corr.items():
+        lines.append(f"  corr({a}, {b}) = {rho:+.3f}")
+    if cal.rms_mm is not None:
+        lines.append(f"RMS residual: {cal.rms_mm:.3f} mm")
+    if cal.rms_angle_deg is not None:
+        lines.append(f"RMS rest-angle residual: {cal.rms_angle_deg:.2f} degrees")
+    if cal.holdout_rms_mm is not None:
+        lines.append(f"held-out RMS residual: {cal.holdout_rms_mm:.3f} mm")
+    lines.append(f"time: {cal.seconds:.1f} s")
+    for w in cal.warnings:
+        lines.append(f"warning: {w}")
+    if out:
+        lines.append(f"wrote {Path(out)}")
+    if plot:
+        lines.append(f"plotted {Path(plot)}")
+    return "\n".join(lines)

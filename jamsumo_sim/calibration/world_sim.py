@@ -1,0 +1,176 @@
+"""Measured shots simulated with the physics engine: many shots in one :class:`~jamsumo_sim.world.World`.
+
+Each residual evaluation simulates every shot, so the shots of one evaluation share a World: every die
+(or striker/target pair) is tagged with its shot and a wildcard collision handler drops contacts
+between different shots.  The World's friction kick is vectorised over all its dice, so N shots cost
+about as much as the slowest one, not N times one shot.  A shot's die therefore feels exactly the
+board (dish, hole, platforms, edge) at its own position, as it would alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pymunk
+
+from ..board import BoardSpec
+from ..params import PhysicsParams
+from ..world import World
+
+_TAG = "_calibration_shot"  # attribute set on each die's pymunk shape
+MAX_TIME = 20.0  # s of simulated time before a shot counts as never resting (bad parameters)
+
+
+def _separate_shots(arbiter: pymunk.Arbiter, space: pymunk.Space, data) -> None:
+    a, b = arbiter.shapes
+    ta, tb = getattr(a, _TAG, None), getattr(b, _TAG, None)
+    if ta is not None and tb is not None and ta != tb:
+        arbiter.process_collision = False
+
+
+class _Batch:
+    """One World holding several shots that cannot touch each other."""
+
+    def __init__(self, board: BoardSpec, params: PhysicsParams):
+        self.world = World(board, params)
+        self.ids: list[str] = []
+        self.tags: dict[str, int] = {}
+        self._space = None
+
+    def add(self, die_id: str, shot: int, x, y, angle, vx=0.0, vy=0.0, omega=0.0) -> None:
+        self.world.add_die(
+            die_id,
+            float(x),
+            float(y),
+            float(angle),
+            face=1,
+            vx=float(vx),
+            vy=float(vy),
+            omega=float(omega),
+        )
+        self.ids.append(die_id)
+        self.tags[die_id] = shot
+        self._space = None  # re-tag before stepping
+
+    def _ensure_tagged(self) -> None:
+        space = self.world.space
+        if space is self._space:
+            return
+        # Dice shapes appear in the space in insertion order (the World adds one body+shape per die).
+        for shape, die_id in self._shapes_by_die(space):
+            setattr(shape, _TAG, self.tags[die_id])
+        space.on_collision(None, None, begin=_separate_shots)
+        self._space = space
+
+    def _shapes_by_die(self, space: pymunk.Space) -> list[tuple[pymunk.Shape, str]]:
+        """(shape, die id) of the dice in play: the World adds them to its Space in insertion order."""
+        dice_shapes = [s for s in space.shapes if s.body is not space.static_body]
+        states = [self.world.state(i) for i in self.ids]
+        live = [s for s in states if s.status == "on_board"]
+        if len(dice_shapes) != len(live):
+            raise RuntimeError(
+                "calibration: the World's Space does not hold one shape per die in play"
+            )
+        for shape, st in zip(dice_shapes, live, strict=True):
+            if (shape.body.position.x, shape.body.position.y) != (st.x, st.y):
+                raise RuntimeError("calibration: cannot match the World's bodies to its dice")
+        return [(shape, st.id) for shape, st in zip(dice_shapes, live, strict=True)]
+
+    def bodies(self) -> dict[str, pymunk.Body]:
+        self._ensure_tagged()
+        return {die_id: shape.body for shape, die_id in self._shapes_by_die(self.world.space)}
+
+    def run(self, max_time: float = MAX_TIME, on_step=None) -> None:
+        w = self.world
+        limit = w.steps + int(round(max_time / w.params.dt))
+        while w.steps < limit:
+            self._ensure_tagged()
+            if w.at_rest():
+                break
+            w.step()
+            if on_step is not None:
+                on_step(w)
+
+    def poses(self, ids: Sequence[str]) -> np.ndarray:
+        out = np.empty((len(ids), 3))
+        for k, i in enumerate(ids):
+            s = self.world.state(i)
+            out[k] = (s.x, s.y, s.angle)
+        return out
+
+
+class WorldSimulator:
+    """The :class:`~jamsumo_sim.calibration.model.Simulator` backed by the physics engine."""
+
+    def __init__(self, board: BoardSpec):
+        self.board = board
+
+    def rest(self, params: PhysicsParams, launches: np.ndarray) -> np.ndarray:
+        L = np.asarray(launches, dtype=float).reshape(-1, 6)
+        if not len(L):
+            return np.zeros((0, 3))
+        b = _Batch(self.board, params)
+        ids = [f"s{k}" for k in range(len(L))]
+        for k, row in enumerate(L):
+            b.add(ids[k], k, *row)
+        b.run()
+        return b.poses(ids)
+
+    def track(
+        self, params: PhysicsParams, launches: np.ndarray, times: Sequence[np.ndarray]
+    ) -> list[np.ndarray]:
+        L = np.asarray(launches, dtype=float).reshape(-1, 6)
+        if not len(L):
+            return []
+        b = _Batch(self.board, params)
+        ids = [f"t{k}" for k in range(len(L))]
+        for k, row in enumerate(L):
+            b.add(ids[k], k, *row)
+        dt = params.dt
+        t_end = max(float(np.max(t)) for t in times) + dt
+        # poses after every step (time = steps * dt), then linear interpolation at the sample times
+        n_steps = int(np.ceil(t_end / dt)) + 1
+        hist = np.empty((n_steps + 1, len(L), 3))
+        hist[0] = L[:, :3]
+        bodies: dict[str, pymunk.Body] = {}
+        last = L[:, :3].copy()
+
+        def record(w: World) -> None:
+            nonlocal bodies
+            k = w.steps
+            if k > n_steps:
+                return
+            if not bodies or w.space is not b._space:
+                bodies = b.bodies()
+            for j, i in enumerate(ids):
+                body = bodies.get(i)
+                if body is not None and body.space is not None:
+                    last[j] = (body.position.x, body.position.y, body.angle)
+            hist[k] = last
+
+        b.run(max_time=t_end, on_step=record)
+        done = min(b.world.steps, n_steps)
+        hist[done + 1 :] = b.poses(ids)  # at rest (or gone) from here on
+        grid = np.arange(n_steps + 1) * dt
+        out = []
+        for j, t in enumerate(times):
+            t = np.asarray(t, dtype=float)
+            out.append(np.stack([np.interp(t, grid, hist[:, j, c]) for c in range(3)], axis=1))
+        return out
+
+    def collide(
+        self, params: PhysicsParams, strikers: np.ndarray, targets: np.ndarray
+    ) -> np.ndarray:
+        S = np.asarray(strikers, dtype=float).reshape(-1, 6)
+        T = np.asarray(targets, dtype=float).reshape(-1, 3)
+        if not len(S):
+            return np.zeros((0, 6))
+        b = _Batch(self.board, params)
+        for k in range(len(S)):
+            b.add(f"s{k}", k, *S[k])
+            b.add(f"t{k}", k, *T[k])
+        b.run()
+        s = b.poses([f"s{k}" for k in range(len(S))])
+        t = b.poses([f"t{k}" for k in range(len(S))])
+        return np.concatenate([s, t], axis=1)

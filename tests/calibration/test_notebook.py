@@ -1,0 +1,25 @@
+"""notebooks/calibration.ipynb runs end to end (smaller sample sizes for the test run)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.notebook_runner import run_notebook
+
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "calibration.ipynb"
+
+
+def test_calibration_notebook_runs():
+    ns = run_notebook(
+        NOTEBOOK,
+        env={
+            "CALIB_SHOTS": "20",
+            "CALIB_STARTS": "1",
+            "CALIB_TRACKS": "0",
+            "CALIB_COLLISIONS": "10",
+        },
+    )
+    cal = ns["cal"]
+    assert set(cal.estimates) == {"mu_board", "mu_die", "restitution", "mu_static"}
+    assert ns["fitted"].mu_board == cal.estimates["mu_board"].value
+    assert ns["result"]["finished"] in (True, False)
