@@ -7,8 +7,8 @@ only assembles them and turns a :class:`UserError` into one line on stderr and e
 from __future__ import annotations
 
 import argparse
-import os
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 

@@ -138,27 +138,46 @@ def _take(x, idx):
     return x[idx] if isinstance(x, np.ndarray) and x.ndim else x
 
 
-def _kinetic(v, w, theta, accel, normal, h, mass, inertia, mu_k, points):
+def _kinetic(v, w, theta, accel, normal, h, mass, inertia, mu_k, points, points_conj=None):
     """Explicit kinetic kick; components it would reverse stop (both: the die sticks).
 
     The step's hot spot, kept to few numpy calls: the patch integral is done in the die's body
     frame (slip speeds are rotation invariant), so the (n, K) patch points are never rotated.
+    Temporaries are reused in place (``out=``) only for real operations and complex additions:
+    numpy's in-place complex multiply/divide can take a different (scalar vs SIMD) loop and change
+    the last bit, so those stay out of place.  Every bit of the result is that of the plain
+    expressions in the comments.
     """
     rot = np.exp(1j * theta)
-    ub = (v * rot.conj())[:, None] + (1j * w)[:, None] * points  # body-frame point velocities
-    t = ub / np.maximum(np.abs(ub), 1e-300)  # unit slip directions (0 where u = 0)
+    # ub = (v * rot.conj())[:, None] + (1j * w)[:, None] * points: body-frame point velocities
+    ub = (1j * w)[:, None] * points
+    ub += (v * rot.conj())[:, None]
+    # t = ub / max(|ub|, 1e-300): unit slip directions (0 where u = 0), in place
+    mag = np.abs(ub)
+    np.maximum(mag, 1e-300, out=mag)
+    t = ub / mag
     c = mu_k * normal * h / points.shape[0]  # impulse per unit mass and quadrature point
-    vn = v - (t.sum(axis=1) * rot) * (c / mass)
+    # vn = v - (t.sum(axis=1) * rot) * (c / mass)
+    f = (t.sum(axis=1) * rot) * (c / mass)
+    vn = np.subtract(v, f, out=f)
     if accel is not None:
         vn += accel * h
-    wn = w - (points.conj() * t).imag.sum(axis=1) * (c / inertia)  # (r x t)_z = Im(conj(r) t)
+    # wn = w - (points.conj() * t).imag.sum(axis=1) * (c / inertia): (r x t)_z = Im(conj(r) t)
+    if points_conj is None:
+        points_conj = points.conj()
+    lever = (points_conj * t).imag.sum(axis=1)
+    lever *= c / inertia
+    wn = np.subtract(w, lever, out=lever)
     stop_v = (v.conj() * vn).real < 0
     stop_w = w * wn < 0
-    if stop_w.any():
+    # (np.count_nonzero: a cheap .any() for boolean arrays)
+    if not np.count_nonzero(stop_v | stop_w):
+        return vn, wn  # the common case: nothing stops in this step
+    if np.count_nonzero(stop_w):
         stop_v |= (v == 0) & stop_w  # a component already at zero stays there
-    if stop_v.any():
+    if np.count_nonzero(stop_v):
         stop_w |= (w == 0) & stop_v
         vn[stop_v] = 0.0
-    if stop_w.any():
+    if np.count_nonzero(stop_w):
         wn[stop_w] = 0.0
     return vn, wn

@@ -45,6 +45,8 @@ from typing import Any
 import numpy as np
 import pymunk
 import pymunk.batch as pb
+from pymunk._chipmunk import ffi as _ffi
+from pymunk._chipmunk import lib as _lib
 
 from . import errors
 from .board import BoardSpec, Platform, board_to_dict, load_board
@@ -61,7 +63,7 @@ from .flick import (
     struck_side,
     trip_speed,
 )
-from .friction import friction_kick, kinetic_kick, patch_points
+from .friction import _kinetic, friction_kick, patch_points
 from .params import PhysicsParams
 from .surface import Surface
 
@@ -82,6 +84,20 @@ _READ_FIELDS = _BF.POSITION | _BF.ANGLE | _BF.VELOCITY | _BF.ANGULAR_VELOCITY
 _WRITE_FIELDS = _BF.VELOCITY | _BF.ANGULAR_VELOCITY
 _AF = pb.ArbiterFields
 _ARB_FIELDS = _AF.BODY_A_ID | _AF.BODY_B_ID | _AF.IS_FIRST_CONTACT | _AF.TOTAL_IMPULSE
+# The per-step batch calls go straight to pymunk's C iterators (what pymunk.batch's get/set functions
+# do, minus building the request struct and reading the flag enums on every call).
+_GET_BODIES = _ffi.addressof(_lib, "pmSpaceBodyGetIteratorFuncBatched")
+_SET_BODIES = _ffi.addressof(_lib, "pmSpaceBodySetIteratorFuncBatched")
+_GET_ARBITERS = _ffi.addressof(_lib, "pmSpaceArbiterIteratorFuncBatched")
+
+
+def _batch_request(buf: pb.Buffer, fields) -> Any:
+    """A reusable pmBatchedData request for ``buf`` (as built by pymunk.batch on each call)."""
+    data = _ffi.new("pmBatchedData *")
+    data.fields = fields.value
+    data.floatArray = buf._float_arr
+    data.intArray = buf._int_arr
+    return data
 
 
 class IllegalAction(errors.IllegalAction):
@@ -188,8 +204,12 @@ class World:
         # if no spot of the board is steeper than the static friction angle, a resting die can never
         # start to slide by itself, so resting dice need no friction work at all
         self._statics_hold = self._surface.max_slope() < p.mu_static
+        self._flat = self._surface.trivially_flat
+        self._half = self.board.half
+        self._hole_r = self.board.hole_radius
         pts = patch_points(p.patch_fraction * p.die_size, p.patch_quadrature)
         self._pc = pts[:, 0] + 1j * pts[:, 1]
+        self._pc_conj = self._pc.conj()
         self._inertia = p.die_inertia
         n = p.support_samples
         g = np.linspace(-p.die_size / 2, p.die_size / 2, n)
@@ -197,7 +217,11 @@ class World:
         self._footprint = np.stack([gx.ravel(), gy.ravel()], axis=1)
         self._half_diag = p.die_size / math.sqrt(2)
         self._buf = pb.Buffer()
+        self._rdata = _batch_request(self._buf, _READ_FIELDS)
+        self._rptr = None  # address of the read buffer's float array behind self._rbase
+        self._rbase = None  # (rows, 6) numpy view of it
         self._abuf = pb.Buffer()
+        self._adata = _batch_request(self._abuf, _ARB_FIELDS)
         self._current = False
         self._dirty = True
         self._unchecked = False
@@ -523,8 +547,9 @@ class World:
         if self._current and not self._dirty:
             return
         buf = self._buf
-        buf.clear()
+        fa = buf._float_arr
         if self._dirty:
+            buf.clear()
             pb.get_space_bodies(self.space, _READ_FIELDS | _BF.BODY_ID, buf)
             ids = np.frombuffer(buf.int_buf(), dtype=np.uintp)
             by_id = {d.body.id: d for d in self._dice.values() if d.in_space}
@@ -543,10 +568,16 @@ class World:
             self._refresh_flags()
             self._dirty = False
         else:
-            pb.get_space_bodies(self.space, _READ_FIELDS, buf)
-        data = np.array(
-            np.frombuffer(buf.float_buf(), dtype=np.float64).reshape(self._nrows, 6)[self._rows]
-        )
+            fa.num = 0
+            buf._int_arr.num = 0
+            _lib.cpSpaceEachBody(self.space._space, _GET_BODIES, self._rdata)
+        if self._rbase is None or fa.arr != self._rptr or fa.num != 6 * self._nrows:
+            # (re)map the C array; its address only changes when it grows (more bodies)
+            self._rptr = fa.arr
+            self._rbase = np.frombuffer(
+                _ffi.buffer(fa.arr, 8 * fa.num), dtype=np.float64
+            ).reshape(self._nrows, 6)
+        data = np.array(self._rbase[self._rows])
         self._pos = data[:, 0:2]
         self._ang = data[:, 2]
         self._vc = data[:, 3] + 1j * data[:, 4]
@@ -575,6 +606,7 @@ class World:
         self._wbuf = np.zeros((self._nrows, 3))
         self._wbuffer = pb.Buffer()
         self._wbuffer.set_float_buf(self._wbuf.reshape(-1))
+        self._wdata = _batch_request(self._wbuffer, _WRITE_FIELDS)
 
     def _write(self, vc: np.ndarray, w: np.ndarray) -> None:
         out = self._wbuf
@@ -582,7 +614,12 @@ class World:
         out[rows, 0] = vc.real
         out[rows, 1] = vc.imag
         out[rows, 2] = w
-        pb.set_space_bodies(self.space, _WRITE_FIELDS, self._wbuffer)
+        # pymunk.batch.set_space_bodies: iterate from the start of the buffer
+        fa = self._wbuffer._float_arr
+        num = fa.num
+        fa.num = 0
+        _lib.cpSpaceEachBody(self.space._space, _SET_BODIES, self._wdata)
+        fa.num = num
 
     def step(self) -> None:
         """Advance one fixed model step ``params.dt`` (``collision_substeps`` Space steps)."""
@@ -600,9 +637,9 @@ class World:
                     sel &= self._grounded
             else:
                 sel = self._grounded
-            idx = np.flatnonzero(sel)
-            if idx.size:
-                self._friction(idx, vc, w, dt)
+            nsel = int(np.count_nonzero(sel))
+            if nsel:
+                self._friction(sel, nsel, vc, w, dt)
         sub = p.dt / p.collision_substeps
         self.steps += 1  # events of this step carry its end time (collisions: their substep's)
         self._unchecked = False
@@ -669,36 +706,52 @@ class World:
             self._write(vc, w)
             self._vc, self._w = vc, w
 
-    def _friction(self, idx: np.ndarray, vc: np.ndarray, w: np.ndarray, dt: float) -> None:
-        """Friction and surface-force kick for dice ``idx``; writes the velocities to the Space."""
+    def _friction(self, sel: np.ndarray, nsel: int, vc: np.ndarray, w: np.ndarray, dt: float) -> None:
+        """Friction and surface-force kick for the ``nsel`` dice in mask ``sel``; writes the velocities
+        to the Space.
+
+        Every die's kick depends on its own row only (elementwise numpy, row-wise patch sums), so when
+        most dice move it is cheaper, and bit-identical, to compute all rows and keep the old values
+        where ``sel`` is False than to gather and scatter the moving ones.
+        """
         p = self.params
-        whole = idx.size == len(self._order)
+        n = len(self._order)
+        whole = nsel == n
+        # the static branch (friction_kick) is kept on the gathered rows, as it always was
+        masked = not whole and self._statics_hold and 2 * nsel >= n
         if self._any_fresh:
             h = np.where(self._fresh, 0.5 * dt, dt)
             for d in self._order:
                 d.fresh = False
             self._fresh[:] = False
             self._any_fresh = False
-            if not whole:
-                h = h[idx]
         else:
             h = dt
-        if whole:
+        if whole or masked:
             v, om, ang, pos = vc, w, self._ang, self._pos
             low = None if self._all_low else self._low
         else:
+            idx = np.flatnonzero(sel)
+            if not isinstance(h, float):
+                h = h[idx]
             v, om, ang, pos = vc[idx], w[idx], self._ang[idx], self._pos[idx]
             low = None if self._all_low else self._low[idx]
-        if self._surface.trivially_flat:
+        if self._flat:
             acc, normal = None, p.die_mass * p.gravity
         else:
             acc, normal = self._surface.accel_and_normal(pos, p.die_mass, on_dish=low)
-        kw = dict(mass=p.die_mass, inertia=self._inertia, mu_k=p.mu_board, points=self._pc)
         if self._statics_hold:
-            v1, w1 = kinetic_kick(v, om, ang, acc, normal, h, **kw)
+            v1, w1 = _kinetic(
+                v, om, ang, acc, normal, h, p.die_mass, self._inertia, p.mu_board, self._pc,
+                self._pc_conj,
+            )  # fmt: skip
         else:
+            kw = dict(mass=p.die_mass, inertia=self._inertia, mu_k=p.mu_board, points=self._pc)
             v1, w1 = friction_kick(v, om, ang, acc, normal, h, mu_s=p.mu_static, **kw)
-        if not whole:
+        if masked:
+            v1 = np.where(sel, v1, vc)
+            w1 = np.where(sel, w1, w)
+        elif not whole:
             v1_all, w1_all = vc.copy(), w.copy()
             v1_all[idx] = v1
             w1_all[idx] = w1
@@ -712,14 +765,22 @@ class World:
         if not order:
             return
         pos = self._pos
-        r = self.board.hole_radius
-        # cheap screening first: in the common case nobody is near the edge, the hole or a platform
-        any_off = np.abs(pos).max() > self.board.half
-        r2 = pos[:, 0] ** 2 + pos[:, 1] ** 2
-        any_near = r > 0 and r2.min() < r * r
+        r = self._hole_r
+        # cheap screening first: in the common case nobody is near the edge, the hole or a platform.
+        # A die with max(|x|, |y|) >= r has x^2 + y^2 >= r^2 also in floating point (rounding is
+        # monotonic), so only then is the distance to the hole needed.
+        amax = np.abs(pos).max(axis=1)
+        any_off = amax.max() > self._half
+        r2 = None
+        any_near = False
+        if r > 0 and amax.min() < r:
+            r2 = pos[:, 0] ** 2 + pos[:, 1] ** 2
+            any_near = r2.min() < r * r
         if not (any_off or any_near or self._special):
             return
-        off = np.abs(pos).max(axis=1) > self.board.half
+        off = amax > self._half
+        if r2 is None:
+            r2 = pos[:, 0] ** 2 + pos[:, 1] ** 2
         near = r2 < r * r
         cand = off | near
         if self._special:
@@ -742,11 +803,13 @@ class World:
 
     def _collect_collisions(self, t: float) -> None:
         buf = self._abuf
-        buf.clear()
-        pb.get_space_arbiters(self.space, _ARB_FIELDS, buf)
-        ints = np.frombuffer(buf.int_buf(), dtype=np.uintp)
-        if ints.size == 0:
+        buf._float_arr.num = 0
+        ia = buf._int_arr
+        ia.num = 0
+        _lib.cpSpaceEachCachedArbiter(self.space._space, _GET_ARBITERS, self._adata)
+        if ia.num == 0:
             return
+        ints = np.frombuffer(buf.int_buf(), dtype=np.uintp)
         ints = ints.reshape(-1, 3)
         self._contacts.append(ints[:, :2].copy())
         first = np.flatnonzero(ints[:, 2])

@@ -9,9 +9,14 @@ type at least its requirement, and more than that only through the last piece ad
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
+
+# The feasibility searches below are pure functions of small canonical keys (sorted values), and
+# the same few hands and orders recur all game long: remember this many answers of each.
+_MEMO_SIZE = 1 << 16
 
 
 def _subset_sums(values: Sequence[int], cap: int) -> set[int]:
@@ -32,31 +37,139 @@ def can_complete(
     ``remaining`` holds only the types still lacking pastries; ``own`` the values of the pieces
     of each type (cards and tokens); ``jams`` the values of the jam cards.
     """
-    types = [t for t, n in remaining.items() if n > 0]
-    if not types:
-        return True
-    if not exact:
-        # Own pieces of a type all go to it; jam covers what is left (saturating at the need).
-        deficit = tuple(max(0, remaining[t] - sum(own.get(t, ()))) for t in types)
-        short = sum(deficit)
-        if short == 0:
+    return Pieces.of(own, jams).can_cover(remaining.items(), exact)
+
+
+class Pieces:
+    """A hand's pieces for filling orders, in the canonical form the searches remember.
+
+    ``own`` maps a pastry type to the sorted values of its pieces (cards and tokens), ``totals``
+    to their sum; ``jams`` are the sorted jam card values. Treat it as immutable. (A plain
+    class: one is made for nearly every order decision, and a frozen dataclass is slow to make.)
+    """
+
+    __slots__ = ("_fits", "jam_total", "jams", "own", "totals")
+
+    def __init__(
+        self,
+        own: Mapping[str, tuple[int, ...]],
+        totals: Mapping[str, int],
+        jams: tuple[int, ...],
+        jam_total: int,
+    ) -> None:
+        self.own = own
+        self.totals = totals
+        self.jams = jams
+        self.jam_total = jam_total
+        # answers of can_fill by (order id, exact): a hand meets the same orders all round long
+        self._fits: dict[tuple[str, bool], bool] = {}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pieces):
+            return NotImplemented
+        return (self.own, self.jams) == (other.own, other.jams)
+
+    def __repr__(self) -> str:
+        return f"Pieces(own={self.own!r}, jams={self.jams!r})"
+
+    @classmethod
+    def of(cls, own: Mapping[str, Sequence[int]], jams: Sequence[int]) -> Pieces:
+        values = {t: tuple(sorted(v)) for t, v in own.items()}
+        ordered = tuple(sorted(jams))
+        return cls(values, {t: sum(v) for t, v in values.items()}, ordered, sum(ordered))
+
+    def without(self, pastry_type: str, value: int, is_jam: bool) -> Pieces:
+        """These pieces less one piece of ``value`` (a jam card, or one of ``pastry_type``)."""
+        if is_jam:
+            jams = list(self.jams)
+            jams.remove(value)
+            return Pieces(self.own, self.totals, tuple(jams), self.jam_total - value)
+        kept = list(self.own[pastry_type])
+        kept.remove(value)  # still sorted
+        own = {**self.own, pastry_type: tuple(kept)}
+        totals = {**self.totals, pastry_type: self.totals[pastry_type] - value}
+        return Pieces(own, totals, self.jams, self.jam_total)
+
+    def can_fill(self, order_id: str, needs: Sequence[tuple[str, int]], exact: bool) -> bool:
+        """Whether these pieces can fill a whole order (``needs`` of the order ``order_id``)."""
+        key = (order_id, exact)
+        found = self._fits.get(key)
+        if found is None:
+            found = self._fits[key] = self.can_cover(needs, exact)
+        return found
+
+    def can_cover(self, remaining: Iterable[tuple[str, int]], exact: bool) -> bool:
+        """Whether these pieces can cover the ``(type, still needed)`` pairs (see can_complete)."""
+        needs = [(t, n) for t, n in remaining if n > 0]
+        if not needs:
             return True
-        if short > sum(jams):
-            return False
-        reach = {tuple(0 for _ in types)}
-        for j in jams:
-            nxt = set(reach)
-            for vec in reach:
-                for i, d in enumerate(deficit):
-                    if vec[i] < d:
-                        nxt.add(vec[:i] + (min(d, vec[i] + j),) + vec[i + 1 :])
-            reach = nxt
-            if deficit in reach:
-                return True
-        return deficit in reach
-    need = tuple(remaining[t] for t in types)
-    own_sums = [_subset_sums(own.get(t, ()), remaining[t]) for t in types]
-    reach = {tuple(0 for _ in types)}
+        if not exact:
+            # Own pieces of a type all go to it; jam covers what is left (saturating at the need).
+            totals = self.totals
+            deficit = [d for t, n in needs if (d := n - totals.get(t, 0)) > 0]
+            return _jam_fills(deficit, self.jams, self.jam_total)
+        own = self.own
+        return _exact_cover(tuple(sorted((n, own.get(t, ())) for t, n in needs)), self.jams)
+
+    def can_cover_after(
+        self, remaining: Mapping[str, int], as_type: str, value: int, is_jam: bool, exact: bool
+    ) -> bool:
+        """``can_cover`` once one of these pieces, of ``value`` (a jam card, or a piece of
+        ``as_type``), has gone to ``as_type``: the question asked for every candidate move.
+
+        Without waste allowed it is answered from the totals, without copying the pieces.
+        """
+        rest = [(t, max(0, n - value) if t == as_type else n) for t, n in remaining.items()]
+        if exact:
+            return self.without(as_type, value, is_jam).can_cover(rest, exact)
+        totals = self.totals
+        given = 0 if is_jam else value  # that piece no longer counts among its type's own
+        deficit = [
+            d
+            for t, n in rest
+            if n > 0 and (d := n - totals.get(t, 0) + (given if t == as_type else 0)) > 0
+        ]
+        if not is_jam:
+            return _jam_fills(deficit, self.jams, self.jam_total)
+        jams = list(self.jams)
+        jams.remove(value)
+        return _jam_fills(deficit, tuple(jams), self.jam_total - value)
+
+
+def _jam_fills(deficit: list[int], jams: tuple[int, ...], jam_total: int) -> bool:
+    """Whether the (sorted) jam cards can make up the positive per-type ``deficit``."""
+    if not deficit:
+        return True
+    if sum(deficit) > jam_total:
+        return False
+    return _jam_covers(tuple(sorted(deficit)), jams)
+
+
+@lru_cache(maxsize=_MEMO_SIZE)
+def _jam_covers(deficit: tuple[int, ...], jams: tuple[int, ...]) -> bool:
+    """Whether jam cards (each on one type, saturating at its deficit) cover every deficit."""
+    reach = {tuple(0 for _ in deficit)}
+    for j in jams:
+        nxt = set(reach)
+        for vec in reach:
+            for i, d in enumerate(deficit):
+                if vec[i] < d:
+                    nxt.add(vec[:i] + (min(d, vec[i] + j),) + vec[i + 1 :])
+        reach = nxt
+        if deficit in reach:
+            return True
+    return deficit in reach
+
+
+@lru_cache(maxsize=_MEMO_SIZE)
+def _exact_cover(needs: tuple[tuple[int, tuple[int, ...]], ...], jams: tuple[int, ...]) -> bool:
+    """Whether some own pieces and jam cards give every type exactly its need.
+
+    ``needs`` pairs each type's need with its own piece values (the type names do not matter).
+    """
+    need = tuple(n for n, _ in needs)
+    own_sums = [_subset_sums(values, n) for n, values in needs]
+    reach = {tuple(0 for _ in need)}
     for j in jams:
         nxt = set(reach)
         for vec in reach:

@@ -66,9 +66,8 @@ def grid(columns: int, rows: int) -> Grid:
 def slide_down(cells: list[str | None], g: Grid) -> list[str | None]:
     """Cards left on the table slide to the bottom of their column, keeping their order."""
     out: list[str | None] = [None] * len(cells)
-    for c in range(g.columns):
-        column = g.column_slots(c)
-        kept = [cells[s] for s in column if cells[s] is not None]
-        for s, card in zip(column[len(column) - len(kept) :], kept, strict=True):
-            out[s] = card
+    rows = g.rows
+    for top in range(0, g.columns * rows, rows):  # a column's slots are consecutive, top first
+        kept = [card for card in cells[top : top + rows] if card is not None]
+        out[top + rows - len(kept) : top + rows] = kept
     return out

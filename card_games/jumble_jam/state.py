@@ -11,26 +11,26 @@ Grandchild cards pass left when the round ends.
 from __future__ import annotations
 
 import copy
-from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from card_games.jumble_jam.cards import KITTY, Catalog, Order
-from card_games.jumble_jam.fills import can_complete
+from card_games.jumble_jam.chance import Die, FastShuffle, die_chance
+from card_games.jumble_jam.fills import Pieces
 from card_games.jumble_jam.grid import Grid, grid, slide_down
 from jamsumo_sim.turnloop import (
     CHANCE,
     TERMINAL,
     Action,
     Direction,
-    Finite,
     Game,
+    LogEntry,
     PhaseSpec,
     Repeat,
     RoundSpec,
     Seating,
-    Shuffle,
     State,
     TurnTracker,
 )
@@ -82,6 +82,9 @@ _LIST_FIELDS = (
 
 PASS = Action("pass")
 
+# How many hands' order pieces a game remembers before starting afresh.
+_PIECES_MEMO_SIZE = 1024
+
 
 @cache
 def fill_action(order: Order) -> Action:
@@ -90,14 +93,72 @@ def fill_action(order: Order) -> Action:
 
 
 @cache
-def die_chance(faces: tuple[str, ...]) -> Finite:
-    return Finite.uniform([Action(f"die shows {f}", (("face", f),)) for f in faces])
+def add_action(kind: str, as_type: str, as_jam: bool) -> Action:
+    """Adding a card of ``kind`` to the order being filled (a jam card names the type it covers)."""
+    name = f"add {kind} as {as_type}" if as_jam else f"add {kind}"
+    return Action(name, (("kind", kind), ("type", as_type)))
+
+
+@cache
+def token_action(as_type: str) -> Action:
+    return Action.make(f"add {as_type} token", token=True, type=as_type)
+
+
+@cache
+def kitty_action(victim: int, token: bool) -> Action:
+    name = f"kitty token on seat {victim}" if token else f"kitty on seat {victim}"
+    return Action(name, (("token", token), ("victim", victim)))
+
+
+@dataclass(frozen=True)
+class OrderTexts:
+    """Each order's fill action and log label, by order id (made once per catalog)."""
+
+    fills: dict[str, Action]
+    labels: dict[str, str]
+
+
+# keyed by id(): a Catalog holds dicts, so it cannot be hashed; the entry keeps it alive
+_ORDER_TEXTS: dict[int, tuple[Catalog, OrderTexts]] = {}
+
+
+def order_texts(catalog: Catalog) -> OrderTexts:
+    entry = _ORDER_TEXTS.get(id(catalog))
+    if entry is None or entry[0] is not catalog:
+        orders = catalog.orders
+        texts = OrderTexts(
+            {oid: fill_action(o) for oid, o in orders.items()},
+            {oid: o.label for oid, o in orders.items()},
+        )
+        entry = _ORDER_TEXTS[id(catalog)] = (catalog, texts)
+    return entry[1]
 
 
 @cache
 def jar_actions(g: Grid) -> tuple[Action, ...]:
     """One action per edge of a grid, built once (legal-action lists are built very often)."""
     return tuple(Action(f"jar {name}", (("edge", e),)) for e, name in enumerate(g.edge_names))
+
+
+@cache
+def jar_lines(g: Grid, players: int) -> tuple[tuple[LogEntry, ...], ...]:
+    """The public log line of each seat's jar on each edge (log entries are immutable)."""
+    return tuple(
+        tuple(LogEntry(f"seat {seat} places a jar on {name}") for name in g.edge_names)
+        for seat in range(players)
+    )
+
+
+def _strict_majority(seats: list[int]) -> int | None:
+    """The seat holding more of ``seats`` than any other, or None (no seats, or a tie)."""
+    if len(seats) <= 1:
+        return seats[0] if seats else None
+    if 2 * seats.count(seats[0]) > len(seats):  # the usual case: an outright majority
+        return seats[0]
+    tally = {seat: seats.count(seat) for seat in set(seats)}
+    most = max(tally.values())
+    leaders = [seat for seat, count in tally.items() if count == most]
+    return leaders[0] if len(leaders) == 1 else None
 
 
 class JumbleJamState(State):
@@ -109,6 +170,10 @@ class JumbleJamState(State):
         self.cat = catalog
         layout = catalog.layouts[n]
         self.grid: Grid = grid(layout.columns, layout.rows)
+        # built once per grid: a jar move is most moves of a game
+        self._jar_actions = jar_actions(self.grid)
+        self._jar_lines = jar_lines(self.grid, n)
+        self._order_texts = order_texts(catalog)
         self.display_size = layout.orders
         self.kickstarter = params.get("variant") == "kickstarter"
         seating = Seating(n)
@@ -138,10 +203,12 @@ class JumbleJamState(State):
         self.kitty: tuple[int, int] | None = None  # (thief, victim) awaiting the random card
         self.over = False
         self.end_reason = ""
-        # caches, never part of the position: legal actions of the current node, log per seat
+        # caches, never part of the position: legal actions of the current node, the free jar
+        # edges (kept up to date jar by jar), the log per seat, and the orders a hand can fill
         self._legal: tuple[int, list[Action]] | None = None
-        self._open: list[int] | None = None
+        self._free: list[int] | None = None
         self._logs: dict[int | None, tuple[int, list[str]]] = {}
+        self._hand_pieces: dict[tuple[Any, ...], Pieces] = {}
 
     def clone(self) -> JumbleJamState:
         """A fast copy (deepcopy is far too slow for the conformance kit and bots).
@@ -169,6 +236,8 @@ class JumbleJamState(State):
                 "tokens": dict(self.building["tokens"]),
             }
         new._logs = dict(self._logs)
+        if self._free is not None:
+            new._free = list(self._free)
         return new
 
     # -- whose move ------------------------------------------------------------------------
@@ -205,32 +274,44 @@ class JumbleJamState(State):
 
     def free_edges(self) -> list[int]:
         """Edges between two cards with no jar yet (an edge next to an empty slot is no edge)."""
-        if self._open is None:  # the edges between two cards, until the layout changes
-            layout = self.layout
-            self._open = [
+        return list(self._free_edges())
+
+    def _free_edges(self) -> list[int]:
+        """The cached free edges, in edge order (callers must not change the list).
+
+        Worked out from the layout and jars when first needed after they were reset (a new
+        batch, the end of *get to work*, :meth:`invalidate`); each jar then just removes its edge.
+        """
+        if self._free is None:
+            layout, jars = self.layout, self.jars
+            self._free = [
                 i
                 for i, (a, b) in enumerate(self.grid.edges)
-                if layout[a] is not None and layout[b] is not None
+                if layout[a] is not None and layout[b] is not None and jars[i] is None
             ]
-        jars = self.jars
-        return [e for e in self._open if jars[e] is None]
+        return self._free
 
     def is_legal(self, seat: int, action: Action) -> bool:
+        legal = self._legal
+        if legal is not None and legal[0] == seat:  # the usual case: the list was just asked for
+            actions = legal[1]
+            # callers pass an action from that very list: find it without calling __eq__
+            return any(a is action for a in actions) or action in actions
         # Replays check every jar move; answer those without building the whole list.
         if (
-            self._legal is None
+            legal is None
             and action.name.startswith("jar ")
             and not (self.setup_queue or self.pending or self.discard_queue)
             and self.turns.phase.name == WORK
         ):
             edge = action.get("edge")
-            every = jar_actions(self.grid)
+            every = self._jar_actions
             return (
                 seat == self.turns.seat
                 and isinstance(edge, int)
                 and 0 <= edge < len(every)
                 and every[edge] == action
-                and edge in self.free_edges()
+                and edge in self._free_edges()
             )
         return super().is_legal(seat, action)
 
@@ -244,35 +325,45 @@ class JumbleJamState(State):
         cards = self.cat.cards
         return next(c for c in self.hands[seat] if cards[c].kind == kind)  # hands stay sorted
 
-    def _pieces(self, seat: int) -> tuple[dict[str, list[int]], list[int]]:
-        """A hand's order pieces: values per pastry type (tokens included) and jam values."""
+    def _pieces(self, seat: int) -> Pieces:
+        """A hand's order pieces: values per pastry type (tokens included) and jam values.
+
+        Remembered under the hand and its tokens (clones share the memo: a key never goes
+        stale), as the same hand is checked against the orders again and again.
+        """
+        hand = self.hands[seat]
+        key = (tuple(hand), self.token_type[seat], self.pastry_tokens[seat])
+        found = self._hand_pieces.get(key)
+        if found is None:
+            found = self._hand_pieces_of(seat)
+            if len(self._hand_pieces) >= _PIECES_MEMO_SIZE:
+                self._hand_pieces.clear()  # a long search on clones must not grow it unbounded
+            self._hand_pieces[key] = found
+        return found
+
+    def _hand_pieces_of(self, seat: int) -> Pieces:
         own: dict[str, list[int]] = {}
         jams: list[int] = []
+        cards, wild = self.cat.cards, self.cat.wild
         for cid in self.hands[seat]:
-            card = self.cat.cards[cid]
-            if card.type == self.cat.wild:
+            card = cards[cid]
+            if card.type == wild:
                 jams.append(card.pastries)
             elif card.type != KITTY:
                 own.setdefault(card.type, []).append(card.pastries)
         if self.token_type[seat] is not None and self.pastry_tokens[seat]:
             own.setdefault(self.token_type[seat], []).extend([1] * self.pastry_tokens[seat])
-        return own, jams
+        return Pieces.of(own, jams)
 
     def remaining_needs(self) -> dict[str, int]:
         """What the order being filled still lacks, per type (types already covered omitted)."""
         assert self.building is not None
         order = self.order(self.building["order"])
-        got = Counter(self.building["tokens"])
+        got = dict(self.building["tokens"])
+        cards = self.cat.cards
         for cid, as_type in self.building["cards"]:
-            got[as_type] += self.cat.cards[cid].pastries
-        return {t: n - got[t] for t, n in order.needs if n - got[t] > 0}
-
-    def _fillable(self, order_id: str, own: dict[str, list[int]], jams: list[int]) -> bool:
-        needs = self.order(order_id).needs
-        # a cheap necessary condition first: enough pastries of the order's types plus jam
-        if sum(sum(own.get(t, ())) for t, _ in needs) + sum(jams) < sum(n for _, n in needs):
-            return False
-        return can_complete(dict(needs), own, jams, self.exact_only())
+            got[as_type] = got.get(as_type, 0) + cards[cid].pastries
+        return {t: n - got.get(t, 0) for t, n in order.needs if n > got.get(t, 0)}
 
     # -- legal actions -------------------------------------------------------------------
     def _legal_actions(self, seat: int) -> list[Action]:
@@ -286,7 +377,7 @@ class JumbleJamState(State):
     def invalidate(self) -> None:
         """Forget cached legal actions (after changing the position other than by a move)."""
         self._legal = None
-        self._open = None
+        self._free = None
 
     def log_for(self, seat: int | None) -> list[str]:
         count, lines = self._logs.get(seat, (0, []))
@@ -308,8 +399,8 @@ class JumbleJamState(State):
             return [Action(f"discard {k}", (("kind", k),)) for k in kinds]
         phase = self.turns.phase.name
         if phase == WORK:
-            every = jar_actions(self.grid)
-            return [every[e] for e in self.free_edges()]
+            every = self._jar_actions
+            return [every[e] for e in self._free_edges()]
         if self.building is not None:
             return self._build_actions(seat)
         return self._turn_actions(seat)
@@ -318,36 +409,33 @@ class JumbleJamState(State):
         acts: list[Action] = []
         victims = [v for v in range(self.num_players) if v != seat and self.hands[v]]
         if any(self.cat.cards[c].type == KITTY for c in self.hands[seat]):
-            acts += [
-                Action(f"kitty on seat {v}", (("token", False), ("victim", v))) for v in victims
-            ]
+            acts += [kitty_action(v, False) for v in victims]
         if self.kitty_tokens[seat]:
-            acts += [
-                Action(f"kitty token on seat {v}", (("token", True), ("victim", v)))
-                for v in victims
-            ]
-        own, jams = self._pieces(seat)
-        for oid in self.display:
-            if self._fillable(oid, own, jams):
-                acts.append(fill_action(self.order(oid)))
+            acts += [kitty_action(v, True) for v in victims]
+        acts += self._fill_actions(seat)
         acts.append(PASS)
         return acts
 
+    def _fill_actions(self, seat: int) -> list[Action]:
+        """The orders on display that ``seat`` could fill, as actions in display order."""
+        pieces = self._pieces(seat)
+        exact = self.exact_only()
+        orders = self.cat.orders
+        fills = self._order_texts.fills
+        return [
+            fills[oid] for oid in self.display if pieces.can_fill(oid, orders[oid].needs, exact)
+        ]
+
     def _build_actions(self, seat: int) -> list[Action]:
         remaining = self.remaining_needs()
-        own, jams = self._pieces(seat)
+        pieces = self._pieces(seat)
         exact = self.exact_only()
         acts: list[Action] = []
 
         def feasible(as_type: str, value: int, is_jam: bool) -> bool:
-            rem = dict(remaining)
-            rem[as_type] = max(0, rem[as_type] - value)
             if exact and remaining[as_type] - value < 0:
                 return False
-            o = {t: list(v) for t, v in own.items()}
-            j = list(jams)
-            (j if is_jam else o[as_type]).remove(value)
-            return can_complete(rem, o, j, exact)
+            return pieces.can_cover_after(remaining, as_type, value, is_jam, exact)
 
         cards = self.cat.cards
         distinct = sorted(
@@ -359,30 +447,30 @@ class JumbleJamState(State):
                 continue
             for kind_type, value, k in distinct:
                 if kind_type == as_type and feasible(as_type, value, False):
-                    acts.append(Action(f"add {k}", (("kind", k), ("type", as_type))))
+                    acts.append(add_action(k, as_type, False))
             for kind_type, value, k in distinct:
                 if kind_type == wild and feasible(as_type, value, True):
-                    acts.append(Action(f"add {k} as {as_type}", (("kind", k), ("type", as_type))))
+                    acts.append(add_action(k, as_type, True))
             has_token = self.token_type[seat] == as_type and self.pastry_tokens[seat] > 0
             if has_token and feasible(as_type, 1, False):
-                acts.append(Action.make(f"add {as_type} token", token=True, type=as_type))
+                acts.append(token_action(as_type))
         return acts
 
     # -- chance ------------------------------------------------------------------------------
-    def _chance(self) -> Finite | Shuffle:
+    def _chance(self) -> Die | FastShuffle:
         step = self.pending[0]
         if step == SHUFFLE_PASTRIES:
             kitties = self.cat.kitty_ids[: self.num_players]
-            return Shuffle("shuffle the pastry deck", (*self.cat.pastry_ids, *kitties))
+            return FastShuffle("shuffle the pastry deck", (*self.cat.pastry_ids, *kitties))
         if step == SHUFFLE_ORDERS:
-            return Shuffle("shuffle the orders deck", self.cat.order_ids)
+            return FastShuffle("shuffle the orders deck", self.cat.order_ids)
         if step == RESHUFFLE:
-            return Shuffle("reshuffle the discard pile", tuple(self.discard))
+            return FastShuffle("reshuffle the discard pile", tuple(self.discard))
         if step == DIE:
             return die_chance(self.cat.die_faces)
         assert self.kitty is not None
         victim = self.kitty[1]
-        return Shuffle("kitty takes a random card", tuple(sorted(self.hands[victim])), take=1)
+        return FastShuffle("kitty takes a random card", tuple(sorted(self.hands[victim])), take=1)
 
     # -- applying moves -------------------------------------------------------------------
     def _apply_action(self, action: Action) -> None:
@@ -448,7 +536,7 @@ class JumbleJamState(State):
                 self.say("Grandma's die shows Grandma: only exact orders this round")
             else:
                 self.say(f"Grandma's die shows {self.die}: +1 coin per order with {self.die}")
-            if not self.free_edges():
+            if not self._free_edges():
                 self._after_work(self.turns.end_phase())
         else:
             self._kitty_draw(action)
@@ -456,7 +544,7 @@ class JumbleJamState(State):
     def _new_batch(self) -> None:
         """Slide, fill left to right, refill orders; stops at a reshuffle (a chance node)."""
         self.layout = slide_down(self.layout, self.grid)
-        self._open = None
+        self._free = None
         for slot in self.grid.fill_order():
             if self.layout[slot] is not None:
                 continue
@@ -472,7 +560,8 @@ class JumbleJamState(State):
             f"{self.grid.slot_names[s]} {self.kind(c)}" for s, c in enumerate(self.layout) if c
         )
         self.say(f"round {self.turns.round}: new batch — {cells or 'no cards'}")
-        self.say("orders on display: " + ", ".join(self.order(o).label for o in self.display))
+        labels = self._order_texts.labels
+        self.say("orders on display: " + ", ".join(labels[o] for o in self.display))
         if not self.display and not self.order_deck:
             self._end("no orders are left")
         elif not any(self.layout) and not self.deck and not self.discard:
@@ -484,9 +573,10 @@ class JumbleJamState(State):
         seat = self.turns.seat
         edge = action["edge"]
         self.jars[edge] = seat
-        self.say(f"seat {seat} places a jar on {self.grid.edge_names[edge]}")
+        self._free_edges().remove(edge)
+        self.log.append(self._jar_lines[seat][edge])
         ended = self.turns.advance()
-        if ended == "turn" and not self.free_edges():
+        if ended == "turn" and not self._free:
             ended = self.turns.end_phase()  # a short layout can run out of edges
         if ended != "turn":
             self._after_work(ended)
@@ -494,26 +584,19 @@ class JumbleJamState(State):
     def _after_work(self, ended: str) -> None:
         """Give each card to the strict majority of jars around it, then the hand limit."""
         assert ended == "phase", ended
-        for slot, cid in enumerate(self.layout):
+        jars, layout, slot_edges = self.jars, self.layout, self.grid.slot_edges
+        for slot, cid in enumerate(layout):
             if cid is None:
                 continue
-            count: dict[int, int] = {}
-            for e in self.grid.slot_edges[slot]:
-                seat = self.jars[e]
-                if seat is not None:
-                    count[seat] = count.get(seat, 0) + 1
-            if not count:
-                continue
-            most = max(count.values())
-            leaders = [s for s, c in count.items() if c == most]
-            if len(leaders) == 1:  # a strict majority; a tie leaves the card on the table
-                winner = leaders[0]
+            placed = [seat for seat in map(jars.__getitem__, slot_edges[slot]) if seat is not None]
+            winner = _strict_majority(placed)
+            if winner is not None:  # a tie (or no jar) leaves the card on the table
                 self.hands[winner].append(cid)
                 self.hands[winner].sort()
-                self.layout[slot] = None
+                layout[slot] = None
                 self.say(f"seat {winner} takes {self.kind(cid)} from {self.grid.slot_names[slot]}")
         self.jars = [None] * len(self.grid.edges)
-        self._open = None
+        self._free = None
         limit = self.cat.hand_limit
         first = self.turns.holder("first_player")
         self.discard_queue = [
@@ -550,7 +633,7 @@ class JumbleJamState(State):
             self.pending.append(KITTY_DRAW)
         else:
             self.building = {"order": action["order"], "cards": [], "tokens": {}}
-            self.say(f"seat {seat} fills {self.order(action['order']).label}")
+            self.say(f"seat {seat} fills {self._order_texts.labels[action['order']]}")
 
     def _kitty_draw(self, action: Action) -> None:
         assert self.kitty is not None
@@ -592,12 +675,13 @@ class JumbleJamState(State):
     def _complete(self, seat: int) -> None:
         assert self.building is not None
         order = self.order(self.building["order"])
-        got = Counter(self.building["tokens"])
+        got = dict(self.building["tokens"])
+        cards = self.cat.cards
         for cid, as_type in self.building["cards"]:
-            got[as_type] += self.cat.cards[cid].pastries
+            got[as_type] = got.get(as_type, 0) + cards[cid].pastries
             self.discard.append(cid)
-        exact = all(got[t] == n for t, n in order.needs)
-        bonus = 1 if self.die in order.types else 0
+        exact = all(got.get(t, 0) == n for t, n in order.needs)
+        bonus = 1 if any(self.die == t for t, _ in order.needs) else 0
         coins = (order.exact if exact else order.waste) + bonus
         self.coins[seat] += coins
         self.display.remove(order.id)

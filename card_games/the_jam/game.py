@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from card_games.the_jam.cards import CardSet, load_cards
-from card_games.the_jam.rules import MAX_BUNDLE, MAX_PROPOSALS
+from card_games.the_jam.rules import MAX_PROPOSALS
 from card_games.the_jam.state import JamState
 from jamsumo_sim.turnloop import Game
 
@@ -30,7 +30,10 @@ class JamGame(Game):
     def max_game_length(self, params: Mapping[str, Any]) -> int:
         n = int(params["players"])
         recipes = 72
-        trade = 1 + MAX_PROPOSALS * (1 + 2 * MAX_BUNDLE + 2)  # start, add recipes, propose, answer
+        # a bundle holds at most every made recipe of both sides (fewer than 72 in all): per
+        # proposal a start, the recipes added one by one, propose or cancel, and the answer;
+        # then "no trade" (a travel blind swap, 1 + 2 * 3 moves, is shorter)
+        trade = 1 + MAX_PROPOSALS * (1 + recipes + 2)
         auction = n * (recipes // 2 + 2)
         per_turn = (
             3 + auction + 2 + trade + 2 + 2

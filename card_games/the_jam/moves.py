@@ -11,13 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD
-from card_games.the_jam.rules import MAX_BUNDLE
+from card_games.the_jam.rules import TRAVEL_MAX_SWAP
 from jamsumo_sim.turnloop import Action
 
 if TYPE_CHECKING:
     from card_games.the_jam.state import JamState
-
-TRAVEL_MAX_SWAP = 3  # a travel swap is 1-3 recipes
 
 
 _ACTIONS: dict[tuple[Any, ...], Action] = {}
@@ -119,20 +117,34 @@ def _trade_actions(state: JamState, seat: int) -> list[Action]:
         return [_act("accept", trade="accept"), _act("refuse", trade="refuse")]
     partner = t["partner"]
     acts = []
-    if t["mine"] and t["theirs"]:
+    if t["mine"] or t["theirs"]:
         acts.append(_act("propose", trade="propose"))
     acts.append(_act("cancel the proposal", trade="cancel"))
-    mine = [r["card"] for r in state.made[seat] if r["card"] not in t["mine"]]
-    if len(t["mine"]) >= MAX_BUNDLE:
-        mine = []
-    for cid in _distinct(state, mine):
+    for cid in bundle_candidates(state, seat, t["mine"]):
         acts.append(_act(f"give my {state.label(cid)}", trade="mine", pick=cid))
-    theirs = [r["card"] for r in state.made[partner] if r["card"] not in t["theirs"]]
-    if len(t["theirs"]) >= MAX_BUNDLE:
-        theirs = []
-    for cid in _distinct(state, theirs):
+    for cid in bundle_candidates(state, partner, t["theirs"]):
         acts.append(_act(f"ask for seat {partner}'s {state.label(cid)}", trade="theirs", pick=cid))
     return acts
+
+
+def bundle_candidates(state: JamState, owner: int, chosen: list[str]) -> list[str]:
+    """The recipes of ``owner`` that may join one side of a trade bundle, one per distinct card.
+
+    A side is built in a fixed order (by card name, then id): only recipes after the last one
+    added are offered. Every bundle (any number of recipes, copies included) is still reachable,
+    in exactly one way, and the list shrinks as the bundle grows.
+    """
+    rank = state.cs_rank
+    last = rank[chosen[-1]] if chosen else -1
+    ids = sorted((c for r in state.made[owner] if rank[c := r["card"]] > last), key=rank.__getitem__)
+    out: list[str] = []
+    previous = None
+    for cid in ids:
+        label = state.label(cid)
+        if label != previous:
+            out.append(cid)
+            previous = label
+    return out
 
 
 def play_actions(state: JamState, seat: int) -> list[Action]:

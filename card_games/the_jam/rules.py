@@ -3,4 +3,6 @@
 HAND_SIZE = 4
 BASKET_SIZE = 8
 MAX_PROPOSALS = 2  # trade proposals per turn (keeps the game finite; a refusal is final)
-MAX_BUNDLE = 3  # recipes per side of a proposal ("small bundles": keeps proposals few and short)
+# A proposal holds any number of made recipes on either side (the rulebook: "no limits on
+# quantity"), at least one in all; the number of proposals per turn is what bounds the game.
+TRAVEL_MAX_SWAP = 3  # a travel blind swap is 1-3 recipes (the rulebook)

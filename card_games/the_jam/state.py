@@ -40,6 +40,18 @@ from jamsumo_sim.turnloop import (
     TurnTracker,
 )
 
+_RANKS: dict[int, tuple[CardSet, dict[str, int]]] = {}
+
+
+def card_rank(cs: CardSet) -> dict[str, int]:
+    """Card id -> position in the order (label, id): the fixed order trade bundles are built in."""
+    hit = _RANKS.get(id(cs))
+    if hit is None or hit[0] is not cs:
+        order = sorted(cs.cards, key=lambda c: (cs.cards[c].label, c))
+        hit = _RANKS[id(cs)] = (cs, {c: i for i, c in enumerate(order)})
+    return hit[1]
+
+
 LOG_TAIL = 40  # log lines in an observation (the whole log is in the state and the replay)
 
 # One round = every seat takes one turn, clockwise from the first player; the game's end
@@ -54,6 +66,7 @@ class JamState(State):
     def __init__(self, game: Any, params: Mapping[str, Any], seed: int = 0) -> None:
         super().__init__(game, params, seed)
         self.cs: CardSet = game.cards
+        self.cs_rank: dict[str, int] = card_rank(self.cs)
         n = self.num_players
         self.variant: str = self.params["variant"]
         self.kids = self.variant == "kids"
