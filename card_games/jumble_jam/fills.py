@@ -48,7 +48,7 @@ class Pieces:
     class: one is made for nearly every order decision, and a frozen dataclass is slow to make.)
     """
 
-    __slots__ = ("_fits", "jam_total", "jams", "own", "totals")
+    __slots__ = ("jam_total", "jams", "own", "totals")
 
     def __init__(
         self,
@@ -61,8 +61,6 @@ class Pieces:
         self.totals = totals
         self.jams = jams
         self.jam_total = jam_total
-        # answers of can_fill by (order id, exact): a hand meets the same orders all round long
-        self._fits: dict[tuple[str, bool], bool] = {}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Pieces):
@@ -90,24 +88,16 @@ class Pieces:
         totals = {**self.totals, pastry_type: self.totals[pastry_type] - value}
         return Pieces(own, totals, self.jams, self.jam_total)
 
-    def can_fill(self, order_id: str, needs: Sequence[tuple[str, int]], exact: bool) -> bool:
-        """Whether these pieces can fill a whole order (``needs`` of the order ``order_id``)."""
-        key = (order_id, exact)
-        found = self._fits.get(key)
-        if found is None:
-            found = self._fits[key] = self.can_cover(needs, exact)
-        return found
-
     def can_cover(self, remaining: Iterable[tuple[str, int]], exact: bool) -> bool:
         """Whether these pieces can cover the ``(type, still needed)`` pairs (see can_complete)."""
-        needs = [(t, n) for t, n in remaining if n > 0]
-        if not needs:
-            return True
         if not exact:
             # Own pieces of a type all go to it; jam covers what is left (saturating at the need).
             totals = self.totals
-            deficit = [d for t, n in needs if (d := n - totals.get(t, 0)) > 0]
+            deficit = [d for t, n in remaining if (d := n - totals.get(t, 0)) > 0]
             return _jam_fills(deficit, self.jams, self.jam_total)
+        needs = [(t, n) for t, n in remaining if n > 0]
+        if not needs:
+            return True
         own = self.own
         return _exact_cover(tuple(sorted((n, own.get(t, ())) for t, n in needs)), self.jams)
 

@@ -10,7 +10,6 @@ Grandchild cards pass left when the round ends.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -82,9 +81,6 @@ _LIST_FIELDS = (
 
 PASS = Action("pass")
 
-# How many hands' order pieces a game remembers before starting afresh.
-_PIECES_MEMO_SIZE = 1024
-
 
 @cache
 def fill_action(order: Order) -> Action:
@@ -111,26 +107,29 @@ def kitty_action(victim: int, token: bool) -> Action:
 
 
 @dataclass(frozen=True)
-class OrderTexts:
-    """Each order's fill action and log label, by order id (made once per catalog)."""
+class CatalogTables:
+    """What the rules look up all game long, made once per catalog: each order's fill action
+    and log label by order id, and the ids of the Kitty cards."""
 
     fills: dict[str, Action]
     labels: dict[str, str]
+    kitties: frozenset[str]
 
 
 # keyed by id(): a Catalog holds dicts, so it cannot be hashed; the entry keeps it alive
-_ORDER_TEXTS: dict[int, tuple[Catalog, OrderTexts]] = {}
+_TABLES: dict[int, tuple[Catalog, CatalogTables]] = {}
 
 
-def order_texts(catalog: Catalog) -> OrderTexts:
-    entry = _ORDER_TEXTS.get(id(catalog))
+def catalog_tables(catalog: Catalog) -> CatalogTables:
+    entry = _TABLES.get(id(catalog))
     if entry is None or entry[0] is not catalog:
         orders = catalog.orders
-        texts = OrderTexts(
+        tables = CatalogTables(
             {oid: fill_action(o) for oid, o in orders.items()},
             {oid: o.label for oid, o in orders.items()},
+            frozenset(cid for cid, card in catalog.cards.items() if card.type == KITTY),
         )
-        entry = _ORDER_TEXTS[id(catalog)] = (catalog, texts)
+        entry = _TABLES[id(catalog)] = (catalog, tables)
     return entry[1]
 
 
@@ -147,6 +146,15 @@ def jar_lines(g: Grid, players: int) -> tuple[tuple[LogEntry, ...], ...]:
         tuple(LogEntry(f"seat {seat} places a jar on {name}") for name in g.edge_names)
         for seat in range(players)
     )
+
+
+def _copy_turns(turns: TurnTracker) -> TurnTracker:
+    """A copy of the tracker: ``copy.copy`` without its generic (slow) reduce protocol."""
+    new = object.__new__(type(turns))
+    new.__dict__.update(turns.__dict__)
+    new.tokens = dict(turns.tokens)
+    new.order = list(turns.order)
+    return new
 
 
 def _strict_majority(seats: list[int]) -> int | None:
@@ -173,7 +181,7 @@ class JumbleJamState(State):
         # built once per grid: a jar move is most moves of a game
         self._jar_actions = jar_actions(self.grid)
         self._jar_lines = jar_lines(self.grid, n)
-        self._order_texts = order_texts(catalog)
+        self._tables = catalog_tables(catalog)
         self.display_size = layout.orders
         self.kickstarter = params.get("variant") == "kickstarter"
         seating = Seating(n)
@@ -204,11 +212,10 @@ class JumbleJamState(State):
         self.over = False
         self.end_reason = ""
         # caches, never part of the position: legal actions of the current node, the free jar
-        # edges (kept up to date jar by jar), the log per seat, and the orders a hand can fill
+        # edges (kept up to date jar by jar), the log per seat
         self._legal: tuple[int, list[Action]] | None = None
         self._free: list[int] | None = None
         self._logs: dict[int | None, tuple[int, list[str]]] = {}
-        self._hand_pieces: dict[tuple[Any, ...], Pieces] = {}
 
     def clone(self) -> JumbleJamState:
         """A fast copy (deepcopy is far too slow for the conformance kit and bots).
@@ -217,16 +224,13 @@ class JumbleJamState(State):
         so the copies share them; every container the rules change is copied.
         """
         new = object.__new__(type(self))
-        new.__dict__ = self.__dict__.copy()
+        fields = new.__dict__ = self.__dict__.copy()
         new.params = dict(self.params)
         new.history = list(self.history)
         new.log = list(self.log)
-        turns = copy.copy(self.turns)
-        turns.tokens = dict(self.turns.tokens)
-        turns.order = list(self.turns.order)
-        new.turns = turns
+        new.turns = _copy_turns(self.turns)
         for name in _LIST_FIELDS:
-            setattr(new, name, list(getattr(self, name)))
+            fields[name] = list(fields[name])
         new.hands = [list(h) for h in self.hands]
         new.completed = [list(c) for c in self.completed]
         if self.building is not None:
@@ -294,9 +298,7 @@ class JumbleJamState(State):
     def is_legal(self, seat: int, action: Action) -> bool:
         legal = self._legal
         if legal is not None and legal[0] == seat:  # the usual case: the list was just asked for
-            actions = legal[1]
-            # callers pass an action from that very list: find it without calling __eq__
-            return any(a is action for a in actions) or action in actions
+            return action in legal[1]
         # Replays check every jar move; answer those without building the whole list.
         if (
             legal is None
@@ -326,22 +328,7 @@ class JumbleJamState(State):
         return next(c for c in self.hands[seat] if cards[c].kind == kind)  # hands stay sorted
 
     def _pieces(self, seat: int) -> Pieces:
-        """A hand's order pieces: values per pastry type (tokens included) and jam values.
-
-        Remembered under the hand and its tokens (clones share the memo: a key never goes
-        stale), as the same hand is checked against the orders again and again.
-        """
-        hand = self.hands[seat]
-        key = (tuple(hand), self.token_type[seat], self.pastry_tokens[seat])
-        found = self._hand_pieces.get(key)
-        if found is None:
-            found = self._hand_pieces_of(seat)
-            if len(self._hand_pieces) >= _PIECES_MEMO_SIZE:
-                self._hand_pieces.clear()  # a long search on clones must not grow it unbounded
-            self._hand_pieces[key] = found
-        return found
-
-    def _hand_pieces_of(self, seat: int) -> Pieces:
+        """A hand's order pieces: values per pastry type (tokens included) and jam values."""
         own: dict[str, list[int]] = {}
         jams: list[int] = []
         cards, wild = self.cat.cards, self.cat.wild
@@ -407,11 +394,13 @@ class JumbleJamState(State):
 
     def _turn_actions(self, seat: int) -> list[Action]:
         acts: list[Action] = []
-        victims = [v for v in range(self.num_players) if v != seat and self.hands[v]]
-        if any(self.cat.cards[c].type == KITTY for c in self.hands[seat]):
-            acts += [kitty_action(v, False) for v in victims]
-        if self.kitty_tokens[seat]:
-            acts += [kitty_action(v, True) for v in victims]
+        has_kitty = not self._tables.kitties.isdisjoint(self.hands[seat])
+        if has_kitty or self.kitty_tokens[seat]:
+            victims = [v for v in range(self.num_players) if v != seat and self.hands[v]]
+            if has_kitty:
+                acts += [kitty_action(v, False) for v in victims]
+            if self.kitty_tokens[seat]:
+                acts += [kitty_action(v, True) for v in victims]
         acts += self._fill_actions(seat)
         acts.append(PASS)
         return acts
@@ -421,10 +410,8 @@ class JumbleJamState(State):
         pieces = self._pieces(seat)
         exact = self.exact_only()
         orders = self.cat.orders
-        fills = self._order_texts.fills
-        return [
-            fills[oid] for oid in self.display if pieces.can_fill(oid, orders[oid].needs, exact)
-        ]
+        fills = self._tables.fills
+        return [fills[oid] for oid in self.display if pieces.can_cover(orders[oid].needs, exact)]
 
     def _build_actions(self, seat: int) -> list[Action]:
         remaining = self.remaining_needs()
@@ -437,20 +424,23 @@ class JumbleJamState(State):
                 return False
             return pieces.can_cover_after(remaining, as_type, value, is_jam, exact)
 
+        # each kind in the hand once, by type, smallest first (cards of one kind are alike)
+        by_type: dict[str, list[tuple[int, str]]] = {}
         cards = self.cat.cards
-        distinct = sorted(
+        for card_type, value, kind in sorted(
             {(cards[c].type, cards[c].pastries, cards[c].kind) for c in self.hands[seat]}
-        )
-        wild = self.cat.wild
+        ):
+            by_type.setdefault(card_type, []).append((value, kind))
+        jam_kinds = by_type.get(self.cat.wild, [])
         for as_type in self.order(self.building["order"]).types:
             if as_type not in remaining:
                 continue
-            for kind_type, value, k in distinct:
-                if kind_type == as_type and feasible(as_type, value, False):
-                    acts.append(add_action(k, as_type, False))
-            for kind_type, value, k in distinct:
-                if kind_type == wild and feasible(as_type, value, True):
-                    acts.append(add_action(k, as_type, True))
+            for value, kind in by_type.get(as_type, ()):
+                if feasible(as_type, value, False):
+                    acts.append(add_action(kind, as_type, False))
+            for value, kind in jam_kinds:
+                if feasible(as_type, value, True):
+                    acts.append(add_action(kind, as_type, True))
             has_token = self.token_type[seat] == as_type and self.pastry_tokens[seat] > 0
             if has_token and feasible(as_type, 1, False):
                 acts.append(token_action(as_type))
@@ -560,7 +550,7 @@ class JumbleJamState(State):
             f"{self.grid.slot_names[s]} {self.kind(c)}" for s, c in enumerate(self.layout) if c
         )
         self.say(f"round {self.turns.round}: new batch — {cells or 'no cards'}")
-        labels = self._order_texts.labels
+        labels = self._tables.labels
         self.say("orders on display: " + ", ".join(labels[o] for o in self.display))
         if not self.display and not self.order_deck:
             self._end("no orders are left")
@@ -633,7 +623,7 @@ class JumbleJamState(State):
             self.pending.append(KITTY_DRAW)
         else:
             self.building = {"order": action["order"], "cards": [], "tokens": {}}
-            self.say(f"seat {seat} fills {self._order_texts.labels[action['order']]}")
+            self.say(f"seat {seat} fills {self._tables.labels[action['order']]}")
 
     def _kitty_draw(self, action: Action) -> None:
         assert self.kitty is not None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from functools import cached_property
 from typing import Any, TextIO
 
@@ -29,32 +28,41 @@ class SeatView:
     """Everything an agent may use to decide: its seat's observation and legal moves.
 
     ``state`` is a private copy of the full state for perfect-information games only (JamSumo's
-    planner simulates shots on it); for hidden-information games it is None. The observation,
-    the generator and the copy are made on first use, so a bot that needs none of them (the
-    random agent) costs nothing extra per move.
+    planner simulates shots on it); for hidden-information games it is None. Everything is
+    computed on first use, so a bot that needs only the legal moves (the random agent) costs
+    almost nothing per move. Agents must not reach into ``_source``.
     """
 
-    def __init__(
-        self,
-        seat: int,
-        game: Game,
-        legal_actions: list[Action],
-        observation: Callable[[], dict[str, Any]] | dict[str, Any],
-        rng: Callable[[], np.random.Generator] | np.random.Generator,
-        state: Callable[[], State | None] | State | None = None,
-        parse: Callable[[str], Action | None] | None = None,
-        check: Callable[[Action], str | None] | None = None,
-        index_key: Callable[[], int] | None = None,
-    ) -> None:
+    __slots__ = ("seat", "_source", "_legal", "__dict__")
+
+    def __init__(self, source: State, seat: int, legal_actions: list[Action] | None = None) -> None:
         self.seat = seat
-        self.game = game
-        self.legal_actions = legal_actions
-        self._observation = observation
-        self._rng = rng
-        self._state = state
-        self.parse = parse
-        self.check = check
-        self._index_key = index_key
+        self._source = source
+        self._legal = legal_actions
+
+    @property
+    def game(self) -> Game:
+        return self._source.game
+
+    @property
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._source.legal_actions(self.seat)
+        return self._legal
+
+    @cached_property
+    def observation(self) -> dict[str, Any]:
+        return self._source.observation(self.seat)
+
+    @cached_property
+    def rng(self) -> np.random.Generator:
+        from jamsumo_sim.turnloop.driver import agent_rng
+
+        return agent_rng(self._source, self.seat)
+
+    @cached_property
+    def state(self) -> State | None:
+        return self._source.clone() if self._source.game.perfect_information else None
 
     def random_index(self, n: int) -> int:
         """A uniform index in ``range(n)`` for this decision, without building a generator.
@@ -62,21 +70,19 @@ class SeatView:
         It comes from the same seed and decision as ``rng`` (a 64-bit hash, so the modulo bias
         is below 1e-17); the random agent uses it because it is called on every move.
         """
-        if self._index_key is None:
-            return int(self.rng.integers(n))
-        return self._index_key() % n
+        from jamsumo_sim.turnloop.driver import agent_key
 
-    @cached_property
-    def observation(self) -> dict[str, Any]:
-        return self._observation() if callable(self._observation) else self._observation
+        return agent_key(self._source, self.seat) % n
 
-    @cached_property
-    def rng(self) -> np.random.Generator:
-        return self._rng() if callable(self._rng) else self._rng
+    def parse(self, text: str) -> Action | None:
+        """A typed move that need not be in the listed legal actions (e.g. a flick)."""
+        return self._source.parse_action(self.seat, text)
 
-    @cached_property
-    def state(self) -> State | None:
-        return self._state() if callable(self._state) else self._state
+    def check(self, action: Action) -> str | None:
+        """None if ``action`` is legal now, else the reason it is not."""
+        if action in self.legal_actions or self._source.is_legal(self.seat, action):
+            return None
+        return self._source.why_illegal(self.seat, action)
 
 
 class Agent:
@@ -203,9 +209,8 @@ class ConsoleAgent(Agent):
         if len(prefixed) > 1:
             names = ", ".join(a.name for a in prefixed[:5])
             return f"{text!r} is ambiguous: {names}{' …' if len(prefixed) > 5 else ''}"
-        if view.parse is not None:
-            parsed = view.parse(text)
-            if parsed is not None:
-                reason = view.check(parsed) if view.check else None
-                return parsed if reason is None else f"Not allowed: {reason}"
+        parsed = view.parse(text)
+        if parsed is not None:
+            reason = view.check(parsed)
+            return parsed if reason is None else f"Not allowed: {reason}"
         return f"{text!r} is not a legal move; type 'help' to list them."

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from jamsumo_sim.errors import IllegalAction, UserError
+from jamsumo_sim.errors import UserError
 from jamsumo_sim.turnloop.actions import CHANCE, SIMULTANEOUS, TERMINAL, Action
 from jamsumo_sim.turnloop.agents import Agent, QuitRequest, SaveRequest, SeatView
 from jamsumo_sim.turnloop.state import Game, LogEntry, State
@@ -50,7 +50,7 @@ def chance_rng(state: State) -> np.random.Generator:
 
 
 def agent_rng(state: State, seat: int) -> np.random.Generator:
-    return rng_for(state.seed, _AGENT_STREAM, seat, len(state.history))
+    return np.random.Generator(np.random.PCG64(agent_key(state, seat)))
 
 
 @dataclass
@@ -75,32 +75,19 @@ class MatchResult:
         return self.state.is_terminal()
 
 
-def seat_view(state: State, seat: int, game: Game) -> SeatView:
+def agent_key(state: State, seat: int) -> int:
+    """The 64-bit key of the current decision of ``seat`` (what ``agent_rng`` is seeded from)."""
+    return mix_key(state.seed, _AGENT_STREAM, seat, len(state.history))
+
+
+def seat_view(state: State, seat: int, game: Game | None = None) -> SeatView:
     """What the agent at ``seat`` gets to see now."""
-    return SeatView(
-        seat=seat,
-        game=game,
-        legal_actions=state.legal_actions(seat),
-        observation=lambda: state.observation(seat),
-        rng=lambda: agent_rng(state, seat),
-        index_key=lambda: mix_key(state.seed, _AGENT_STREAM, seat, len(state.history)),
-        state=(lambda: state.clone()) if game.perfect_information else None,
-        parse=lambda text, s=seat: state.parse_action(s, text),
-        check=lambda action, s=seat: (
-            None if state.is_legal(s, action) else state.why_illegal(s, action)
-        ),
-    )
+    return SeatView(state, seat)
 
 
 def _ask(agent: Agent, state: State, seat: int) -> tuple[Action, list[Action]]:
-    view = seat_view(state, seat, state.game)
-    action = agent.act(view)
-    if action not in view.legal_actions and not state.is_legal(seat, action):
-        raise IllegalAction(
-            f"{agent.kind} agent at seat {seat} chose an illegal move {action.name!r}: "
-            f"{state.why_illegal(seat, action)}"
-        )
-    return action, view.legal_actions
+    view = SeatView(state, seat)
+    return agent.act(view), view.legal_actions
 
 
 def step(state: State, agents: Sequence[Agent]) -> dict[str, Any]:
@@ -112,10 +99,10 @@ def step(state: State, agents: Sequence[Agent]) -> dict[str, Any]:
         state.apply_action(state.chance_outcomes().sample(chance_rng(state)))
     elif player == SIMULTANEOUS:
         joint = {seat: _ask(agents[seat], state, seat)[0] for seat in state.simultaneous_seats()}
-        state.apply_actions(joint)
+        state.apply_actions(joint)  # checks every seat's move
     else:
         action, legal = _ask(agents[player], state, player)
-        state.apply_action(action, known_legal=legal)
+        state.apply_action(action, known_legal=legal)  # raises IllegalAction with the reason
     return state.history[-1]
 
 
