@@ -210,6 +210,7 @@ class World:
         pts = patch_points(p.patch_fraction * p.die_size, p.patch_quadrature)
         self._pc = pts[:, 0] + 1j * pts[:, 1]
         self._pc_conj = self._pc.conj()
+        self._mass_inertia = np.array([[p.die_mass], [p.die_inertia]])  # column: see _kinetic
         self._inertia = p.die_inertia
         n = p.support_samples
         g = np.linspace(-p.die_size / 2, p.die_size / 2, n)
@@ -574,14 +575,15 @@ class World:
         if self._rbase is None or fa.arr != self._rptr or fa.num != 6 * self._nrows:
             # (re)map the C array; its address only changes when it grows (more bodies)
             self._rptr = fa.arr
-            self._rbase = np.frombuffer(
-                _ffi.buffer(fa.arr, 8 * fa.num), dtype=np.float64
-            ).reshape(self._nrows, 6)
-        data = np.array(self._rbase[self._rows])
-        self._pos = data[:, 0:2]
-        self._ang = data[:, 2]
-        self._vc = data[:, 3] + 1j * data[:, 4]
-        self._w = data[:, 5]
+            self._rbase = np.frombuffer(_ffi.buffer(fa.arr, 8 * fa.num), dtype=np.float64).reshape(
+                self._nrows, 6
+            )
+        # one contiguous row per field (numpy is slower on strided columns); same values
+        data = np.ascontiguousarray(self._rbase[self._rows].T)
+        self._pos = data[0:2].T  # (n, 2) view
+        self._ang = data[2]
+        self._vc = np.add(data[3], np.multiply(1j, data[4]))  # x + 1j * y, as it always was
+        self._w = data[5]
         self._current = True
 
     @property
@@ -632,7 +634,8 @@ class World:
         if self._order:
             if self._statics_hold:
                 # resting dice stay put anyway: only moving, grounded dice need friction
-                sel = (vc != 0) | (w != 0)
+                # (vc != 0) | (w != 0): a cast to bool is exactly "!= 0" (NaN counts as nonzero)
+                sel = np.logical_or(vc.astype(bool), w.astype(bool))
                 if not self._all_grounded:
                     sel &= self._grounded
             else:
@@ -706,19 +709,22 @@ class World:
             self._write(vc, w)
             self._vc, self._w = vc, w
 
-    def _friction(self, sel: np.ndarray, nsel: int, vc: np.ndarray, w: np.ndarray, dt: float) -> None:
+    def _friction(
+        self, sel: np.ndarray, nsel: int, vc: np.ndarray, w: np.ndarray, dt: float
+    ) -> None:
         """Friction and surface-force kick for the ``nsel`` dice in mask ``sel``; writes the velocities
         to the Space.
 
         Every die's kick depends on its own row only (elementwise numpy, row-wise patch sums), so when
-        most dice move it is cheaper, and bit-identical, to compute all rows and keep the old values
-        where ``sel`` is False than to gather and scatter the moving ones.
+        nearly all dice move it is cheaper, and bit-identical, to compute all rows and keep the old
+        values where ``sel`` is False than to gather and scatter the moving ones (a gather/scatter
+        costs about as much as ~5 extra rows of the kick).
         """
         p = self.params
         n = len(self._order)
         whole = nsel == n
         # the static branch (friction_kick) is kept on the gathered rows, as it always was
-        masked = not whole and self._statics_hold and 2 * nsel >= n
+        masked = not whole and self._statics_hold and n - nsel <= 5
         if self._any_fresh:
             h = np.where(self._fresh, 0.5 * dt, dt)
             for d in self._order:
@@ -731,8 +737,8 @@ class World:
             v, om, ang, pos = vc, w, self._ang, self._pos
             low = None if self._all_low else self._low
         else:
-            idx = np.flatnonzero(sel)
-            if not isinstance(h, float):
+            idx = sel.nonzero()[0]
+            if isinstance(h, np.ndarray):
                 h = h[idx]
             v, om, ang, pos = vc[idx], w[idx], self._ang[idx], self._pos[idx]
             low = None if self._all_low else self._low[idx]
@@ -743,7 +749,7 @@ class World:
         if self._statics_hold:
             v1, w1 = _kinetic(
                 v, om, ang, acc, normal, h, p.die_mass, self._inertia, p.mu_board, self._pc,
-                self._pc_conj,
+                self._pc_conj, self._mass_inertia,
             )  # fmt: skip
         else:
             kw = dict(mass=p.die_mass, inertia=self._inertia, mu_k=p.mu_board, points=self._pc)
@@ -766,22 +772,19 @@ class World:
             return
         pos = self._pos
         r = self._hole_r
-        # cheap screening first: in the common case nobody is near the edge, the hole or a platform.
-        # A die with max(|x|, |y|) >= r has x^2 + y^2 >= r^2 also in floating point (rounding is
-        # monotonic), so only then is the distance to the hole needed.
-        amax = np.abs(pos).max(axis=1)
-        any_off = amax.max() > self._half
-        r2 = None
-        any_near = False
-        if r > 0 and amax.min() < r:
-            r2 = pos[:, 0] ** 2 + pos[:, 1] ** 2
-            any_near = r2.min() < r * r
-        if not (any_off or any_near or self._special):
+        # cheap screening first (elementwise ops and a count, no reductions): in the common case
+        # nobody is near the edge, the hole or a platform.  A die with max(|x|, |y|) >= r has
+        # x^2 + y^2 >= r^2 also in floating point (rounding is monotonic), so only a die with
+        # max(|x|, |y|) < r can be over the hole.
+        ap = np.abs(pos)
+        amax = np.maximum(ap[:, 0], ap[:, 1])
+        off = np.greater(amax, self._half)
+        if not np.count_nonzero(np.logical_or(off, np.less(amax, r))) and not self._special:
             return
-        off = amax > self._half
-        if r2 is None:
-            r2 = pos[:, 0] ** 2 + pos[:, 1] ** 2
+        r2 = pos[:, 0] ** 2 + pos[:, 1] ** 2
         near = r2 < r * r
+        if not (np.count_nonzero(off) or np.count_nonzero(near) or self._special):
+            return
         cand = off | near
         if self._special:
             cand = cand | self._special_arr
@@ -812,7 +815,7 @@ class World:
         ints = np.frombuffer(buf.int_buf(), dtype=np.uintp)
         ints = ints.reshape(-1, 3)
         self._contacts.append(ints[:, :2].copy())
-        first = np.flatnonzero(ints[:, 2])
+        first = ints[:, 2].nonzero()[0]
         if first.size == 0:
             return
         imp = np.frombuffer(buf.float_buf(), dtype=np.float64).reshape(-1, 2)
@@ -1074,7 +1077,13 @@ class World:
         if not self._all_grounded:
             return False
         p = self.params
-        return bool(np.abs(self._vc).max() <= p.rest_speed and np.abs(self._w).max() <= p.rest_spin)
+        # spin first: the cheaper test (no hypot), and it fails first in a shot's coupled slide/spin
+        # "all |w| <= rest_spin" as a count (cheaper than a max reduction; NaN is not at rest either)
+        n = len(self._order)
+        return bool(
+            np.count_nonzero(np.less_equal(np.abs(self._w), p.rest_spin)) == n
+            and np.count_nonzero(np.less_equal(np.abs(self._vc), p.rest_speed)) == n
+        )
 
     def _settle(self) -> None:
         """Zero all velocities and rebuild the Space: the rest state becomes canonical."""

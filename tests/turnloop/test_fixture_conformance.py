@@ -13,8 +13,8 @@ SETUP = "import tests.turnloop.fixture_game as f; from jamsumo_sim.turnloop impo
 
 
 def test_fixture_passes_the_kit() -> None:
-    played = check_game(GAME, players=[2, 3, 4], seeds=range(12), setup=SETUP)
-    assert played == 2 * 3 * 12
+    played = check_game(GAME, players=[2, 3, 4], seeds=range(6), setup=SETUP)
+    assert played == 2 * 3 * 6
 
 
 def test_kit_catches_a_leaky_observation(monkeypatch: pytest.MonkeyPatch) -> None:
