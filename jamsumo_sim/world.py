@@ -572,8 +572,9 @@ class World:
             fa.num = 0
             buf._int_arr.num = 0
             _lib.cpSpaceEachBody(self.space._space, _GET_BODIES, self._rdata)
-        if self._rbase is None or fa.arr != self._rptr or fa.num != 6 * self._nrows:
-            # (re)map the C array; its address only changes when it grows (more bodies)
+        if self._rbase is None or fa.arr != self._rptr or self._rbase.size != fa.num:
+            # (re)map the C array when it moved or changed size (it can grow in place, so the
+            # address alone does not tell); the view must always cover exactly ``fa.num`` values
             self._rptr = fa.arr
             self._rbase = np.frombuffer(_ffi.buffer(fa.arr, 8 * fa.num), dtype=np.float64).reshape(
                 self._nrows, 6
