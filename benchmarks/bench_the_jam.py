@@ -10,6 +10,7 @@ against random bots; a shared win counts 1/k; the fair share with n players is 1
 from __future__ import annotations
 
 import argparse
+import random
 import time
 
 import numpy as np
@@ -28,9 +29,12 @@ def driver_speed(games: int, players: int, variant: str) -> float:
 
 
 def engine_speed(games: int, players: int, variant: str) -> float:
+    """The bare engine: legal actions + apply; chance from a numpy generator (the Shuffle needs
+    one), the random moves from Python's ``random`` (a numpy call per move would dominate)."""
     start = time.process_time()
     for seed in range(games):
         rng = np.random.default_rng(seed)
+        pick = random.Random(seed).randrange
         state = GAME.new_initial_state(
             GAME.validate_params({"players": players, "variant": variant}), seed=seed
         )
@@ -39,8 +43,17 @@ def engine_speed(games: int, players: int, variant: str) -> float:
                 state.apply_action(state.chance_outcomes().sample(rng))
             else:
                 legal = state.legal_actions()
-                state.apply_action(legal[int(rng.integers(len(legal)))])
+                state.apply_action(legal[pick(len(legal))])
     return games / (time.process_time() - start)
+
+
+def moves_per_game(games: int, players: int, variant: str) -> float:
+    total = 0
+    for seed in range(games):
+        agents = [RandomAgent(s, GAME) for s in range(players)]
+        result = play(GAME, agents, seed=seed, params={"players": players, "variant": variant})
+        total += len(result.state.history)
+    return total / games
 
 
 def smart_share(players: int, variant: str, seeds: int) -> tuple[float, float]:
@@ -68,12 +81,15 @@ def main() -> None:
     variants = args.variants.split(",")
     counts = [int(p) for p in args.players.split(",")]
     print("random vs random, games per second (one core, CPU time)")
-    print(f"{'variant':<10}{'players':>8}{'driver':>10}{'engine':>10}")
+    print(f"{'variant':<10}{'players':>8}{'driver':>10}{'engine':>10}{'moves/game':>12}")
     for variant in variants:
         for n in counts:
             d = driver_speed(args.speed_games, n, variant)
             e = engine_speed(args.speed_games, n, variant)
-            print(f"{variant:<10}{n:>8}{d:>10.1f}{e:>10.1f}", flush=True)
+            m = moves_per_game(min(args.speed_games, 20), n, variant)
+            print(f"{variant:<10}{n:>8}{d:>10.1f}{e:>10.1f}{m:>12.0f}", flush=True)
+    if args.seeds <= 0:
+        return
     print(f"\nsmart vs random over {args.seeds} seeds (smart rotates seats)")
     print(f"{'variant':<10}{'players':>8}{'smart share':>13}{'fair share':>12}{'s/game':>9}")
     for variant in variants:

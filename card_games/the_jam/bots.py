@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD, Card, CardSet, TaskCard
+from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD, Card, CardSet, TaskCard, card_rank
 from card_games.the_jam.scoring import task_points, yum_points
 from jamsumo_sim.turnloop import Action, HeuristicAgent, SeatView
 
@@ -39,6 +39,8 @@ class Context:
     memo: dict[tuple[str, ...], float] = field(default_factory=dict)
     gains: dict[str, float] = field(default_factory=dict)
     hidden_weight: dict[tuple[str, str], float] | None = None
+    rank: dict[str, int] = field(default_factory=dict)
+    worth: dict[str, float] = field(default_factory=dict)
 
 
 def _value(ctx: Context, made: Sequence[str]) -> float:
@@ -155,6 +157,33 @@ def _hidden_task_weight(ctx: Context) -> dict[tuple[str, str], float]:
     return weight
 
 
+def _public_worth(ctx: Context, cid: str) -> float:
+    """A recipe's worth to another player as far as we can tell: its points, plus the chance
+    that a task card we cannot see pictures it."""
+    hit = ctx.worth.get(cid)
+    if hit is None:
+        card = ctx.cs.cards[cid]
+        hit = ctx.worth[cid] = card.points + TASK_HIT * _hidden_task_weight(ctx).get(
+            _kind(card), 0.0
+        )
+    return hit
+
+
+GROW_STEPS = 4  # recipes (or pairs) added to a one-for-one trade at most, when each one pays
+GROW_WIDTH = 4  # recipes of each side tried as additions at each step
+
+
+class TradeTarget(NamedTuple):
+    """A bundle to propose; each side in the order the engine lets it be built."""
+
+    partner: int
+    mine: tuple[str, ...]
+    theirs: tuple[str, ...]
+
+
+_TARGETS: dict[tuple[Any, ...], TradeTarget | None] = {}
+
+
 class SmartAgent(HeuristicAgent):
     kind = "smart"
 
@@ -173,6 +202,7 @@ class SmartAgent(HeuristicAgent):
             made=made,
             others={s: [r["card"] for r in m] for s, m in enumerate(obs["made"]) if s != seat},
             base=0.0,
+            rank=card_rank(cs),
         )
         ctx.base = _value(ctx, made)
         if obs["auction"] is not None and obs["auction"]["bidder"] == seat:
@@ -185,7 +215,7 @@ class SmartAgent(HeuristicAgent):
             and obs["active"] == seat
             and obs["variant"] != "travel"
         ):
-            ctx.target = self._trade_target(ctx, obs)
+            ctx.target = self._cached_trade_target(ctx, obs)
         return ctx
 
     # -- targets ------------------------------------------------------------------------------
@@ -214,11 +244,32 @@ class SmartAgent(HeuristicAgent):
             return None
         return frozenset(chosen)
 
-    def _trade_target(self, ctx: Context, obs: dict[str, Any]) -> tuple[int, str, str] | None:
-        """Best one-for-one swap that raises our score and costs the partner no printed points.
+    def _cached_trade_target(self, ctx: Context, obs: dict[str, Any]) -> TradeTarget | None:
+        """The trade target, memoised on everything it depends on (the made recipes, our tasks,
+        the refused proposals): a proposal takes several decisions with the same target."""
+        key = (
+            id(ctx.cs),
+            ctx.seat,
+            tuple(ctx.made),
+            tuple((s, tuple(m)) for s, m in sorted(ctx.others.items())),
+            tuple(t.id for t in ctx.tasks),
+            tuple((r["partner"], tuple(r["mine"]), tuple(r["theirs"])) for r in obs["refused"]),
+        )
+        if key in _TARGETS:
+            return _TARGETS[key]
+        if len(_TARGETS) >= 512:
+            _TARGETS.clear()
+        target = _TARGETS[key] = self._trade_target(ctx, obs)
+        return target
 
-        Each recipe's worth to us alone (gain if received, loss if given) ranks the pairs; only
-        the most promising few are scored exactly, as swaps.
+    def _trade_target(self, ctx: Context, obs: dict[str, Any]) -> TradeTarget | None:
+        """The best bundle to propose: it raises our score, costs the partner nothing visible.
+
+        Each recipe's worth to us alone (gain if received, loss if given) ranks one-for-one
+        pairs; the most promising few are scored exactly as swaps. The best two are then grown
+        greedily, one recipe asked for (or one pair) at a time, while our exact score keeps
+        rising and the partner's public estimate stays at least even, so a bundle of any size
+        can come out; only the most promising few recipes of each side are tried at each step.
         """
         cards = ctx.cs.cards
         refused = {(r["partner"], tuple(r["mine"]), tuple(r["theirs"])) for r in obs["refused"]}
@@ -239,29 +290,87 @@ class SmartAgent(HeuristicAgent):
         pairs: list[tuple[float, int, str, str]] = []
         for partner, y, gain_y in wanted:
             for x in mine:
-                if self._their_gain(ctx, x, y) < 0:
+                if self._their_gain(ctx, [x], [y]) < 0:
                     continue  # the partner is expected to lose: unlikely to accept
-                if (partner, (cards[x].label,), (cards[y].label,)) in refused:
-                    continue
                 pairs.append((gain_y - loss[x], partner, x, y))
         pairs.sort(key=lambda p: (-p[0], p[1], p[2], p[3]))
-        best: tuple[float, int, str, str] | None = None
+        exact: list[tuple[float, int, str, str]] = []
         for _, partner, x, y in pairs[:6]:
-            gain = _value(ctx, [*_without(ctx.made, [x]), y]) - ctx.base
-            if gain > 0.5 and (best is None or gain > best[0]):
-                best = (gain, partner, x, y)
-        return None if best is None else best[1:]
+            exact.append((self._bundle_gain(ctx, [x], [y]), partner, x, y))
+        exact.sort(key=lambda p: (-p[0], p[1], p[2], p[3]))
+        # the recipes worth trying as additions: what we want most, and what we miss least
+        give = sorted(mine, key=lambda x: (loss[x] - _public_worth(ctx, x), x))[:GROW_WIDTH]
+        best: tuple[float, TradeTarget] | None = None
+        for _, partner, x, y in exact[:2]:
+            asks = [w[1] for w in sorted(wanted, key=lambda w: -w[2]) if w[0] == partner]
+            found = self._grow(ctx, partner, [x], [y], asks[:GROW_WIDTH], give, refused)
+            if found is not None and (best is None or found[0] > best[0]):
+                best = found
+        for gain, partner, x, y in exact:  # a plain swap, when the grown ones were refused
+            key = (partner, (cards[x].label,), (cards[y].label,))
+            if gain > 0.5 and key not in refused and (best is None or gain > best[0]):
+                best = (gain, TradeTarget(partner, (x,), (y,)))
+        return None if best is None else best[1]
 
-    def _their_gain(self, ctx: Context, give: str, take: str) -> float:
+    def _bundle_gain(self, ctx: Context, mine: Sequence[str], theirs: Sequence[str]) -> float:
+        return _value(ctx, [*_without(ctx.made, mine), *theirs]) - ctx.base
+
+    def _grow(
+        self,
+        ctx: Context,
+        partner: int,
+        mine: list[str],
+        theirs: list[str],
+        asks: list[str],
+        gives: list[str],
+        refused: set[tuple[int, tuple[str, ...], tuple[str, ...]]],
+    ) -> tuple[float, TradeTarget] | None:
+        """Grow a bundle greedily from one pair; the best bundle seen that was not refused."""
+        cards = ctx.cs.cards
+
+        def key(m: Sequence[str], t: Sequence[str]) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+            return (
+                partner,
+                tuple(sorted(cards[c].label for c in m)),
+                tuple(sorted(cards[c].label for c in t)),
+            )
+
+        def left(pool: list[str], owner: Sequence[str], used: Sequence[str]) -> list[str]:
+            # a recipe may be added again only while the owner has another copy of it
+            return [c for c in pool if list(owner).count(c) > list(used).count(c)]
+
+        gain = self._bundle_gain(ctx, mine, theirs)
+        best = None if key(mine, theirs) in refused or gain <= 0.5 else (gain, mine, theirs)
+        for _ in range(GROW_STEPS):
+            ys = left(asks, ctx.others[partner], theirs)
+            xs = left(gives, ctx.made, mine)
+            options = [(mine, [*theirs, y]) for y in ys]
+            options += [([*mine, x], [*theirs, y]) for y in ys for x in xs]
+            step: tuple[float, list[str], list[str]] | None = None
+            for m, t in options:
+                if self._their_gain(ctx, m, t) < 0:
+                    continue
+                g = self._bundle_gain(ctx, m, t)
+                if g > gain + 0.5 and (step is None or g > step[0]):
+                    step = (g, m, t)
+            if step is None:
+                break
+            gain, mine, theirs = step
+            if key(mine, theirs) not in refused and (best is None or gain > best[0]):
+                best = (gain, mine, theirs)
+        if best is None:
+            return None
+        rank = ctx.rank
+        return best[0], TradeTarget(
+            partner,
+            tuple(sorted(best[1], key=rank.__getitem__)),
+            tuple(sorted(best[2], key=rank.__getitem__)),
+        )
+
+    def _their_gain(self, ctx: Context, give: Sequence[str], take: Sequence[str]) -> float:
         """The partner's expected gain from receiving ``give`` for ``take``, from public facts only:
         printed points, plus the chance that each kind is pictured on a task card we cannot see."""
-        cards = ctx.cs.cards
-        weight = _hidden_task_weight(ctx)
-        return (
-            cards[give].points
-            - cards[take].points
-            + TASK_HIT * (weight.get(_kind(cards[give]), 0.0) - weight.get(_kind(cards[take]), 0.0))
-        )
+        return sum(_public_worth(ctx, c) for c in give) - sum(_public_worth(ctx, c) for c in take)
 
     # -- scoring moves ------------------------------------------------------------------------
     def score(self, view: SeatView, action: Action, ctx: Context) -> float:
@@ -342,23 +451,42 @@ class SmartAgent(HeuristicAgent):
             return 0.0
         if target is None:
             return {"cancel": 1.0, "propose": -1.0}.get(kind, -5.0)
-        partner, x, y = target
         if kind == "start":
-            return 5.0 if args["partner"] == partner else -5.0
-        building = trade is not None and trade["partner"] == partner
-        if kind == "mine":
-            return 5.0 if building and args["pick"] == x and x not in trade["mine"] else -5.0
-        if kind == "theirs":
-            return 5.0 if building and args["pick"] == y and y not in trade["theirs"] else -5.0
-        if kind == "propose":
-            return 10.0 if building and trade["mine"] == [x] and trade["theirs"] == [y] else -2.0
-        if kind == "cancel":
-            return (
-                -3.0
-                if building and set(trade["mine"]) <= {x} and set(trade["theirs"]) <= {y}
-                else 3.0
+            return 5.0 if args["partner"] == target.partner else -5.0
+        building = trade is not None and trade["partner"] == target.partner
+        on_track = building and (
+            self._prefix(ctx, trade["mine"], target.mine)
+            and self._prefix(ctx, trade["theirs"], target.theirs)
+        )
+        if kind in ("mine", "theirs"):
+            side = target.mine if kind == "mine" else target.theirs
+            have = trade["mine"] if kind == "mine" else trade["theirs"]
+            wanted = (
+                on_track
+                and len(have) < len(side)
+                and self._same(ctx, args["pick"], side[len(have)])
             )
+            return 5.0 if wanted else -5.0
+        if kind == "propose":
+            done = (
+                on_track
+                and len(trade["mine"]) == len(target.mine)
+                and len(trade["theirs"]) == len(target.theirs)
+            )
+            return 10.0 if done else -2.0
+        if kind == "cancel":
+            return -3.0 if on_track else 3.0
         return 0.0
+
+    @staticmethod
+    def _same(ctx: Context, a: str, b: str) -> bool:
+        return ctx.cs.cards[a].label == ctx.cs.cards[b].label
+
+    def _prefix(self, ctx: Context, have: Sequence[str], side: Sequence[str]) -> bool:
+        """The side built so far is the start of the target's side (copies are interchangeable)."""
+        return len(have) <= len(side) and all(
+            self._same(ctx, h, s) for h, s in zip(have, side, strict=False)
+        )
 
 
 def describe_tasks(tasks: Sequence[TaskCard]) -> list[str]:

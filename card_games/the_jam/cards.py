@@ -344,3 +344,15 @@ def _packaged() -> CardSet:
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{where}: not valid TOML: {exc}") from None
     return parse_cards(data, where)
+
+
+_RANKS: dict[int, tuple[CardSet, dict[str, int]]] = {}
+
+
+def card_rank(cs: CardSet) -> dict[str, int]:
+    """Card id -> position in the order (label, id): the fixed order trade bundles are built in."""
+    hit = _RANKS.get(id(cs))
+    if hit is None or hit[0] is not cs:
+        order = sorted(cs.cards, key=lambda c: (cs.cards[c].label, c))
+        hit = _RANKS[id(cs)] = (cs, {c: i for i, c in enumerate(order)})
+    return hit[1]

@@ -2,15 +2,21 @@
 
 Identical copies of a card (same recipe and ingredient halves) are interchangeable, so each
 decision lists one move per distinct card, never one per copy. Big choices are built step by
-step (an auction bid jam by jam, a trade proposal recipe by recipe) so that no decision lists an
-exploding number of subsets.
+step (an auction bid jam by jam, a trade proposal recipe by recipe, each side in one fixed order)
+so that no decision lists an exploding number of subsets.
+
+Speed: every move is an immutable :class:`Action` built once per card set (``Tables``) and found
+again by a small key, so no name is formatted on the hot path; the state caches the legal-action
+list per state version (``JamState._legal_actions``), and a proposal's "add a recipe" moves per
+side and last recipe (``_bundle_moves``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD
+from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD, CardSet, card_rank
 from card_games.the_jam.rules import TRAVEL_MAX_SWAP
 from jamsumo_sim.turnloop import Action
 
@@ -22,8 +28,8 @@ _ACTIONS: dict[tuple[Any, ...], Action] = {}
 
 
 def _act(name: str, **args: Any) -> Action:
-    """``Action.make`` for arguments that are already frozen (str, int, tuples of str), memoised:
-    the same few thousand moves recur all game long, and building them dominated the profile."""
+    """``Action.make`` for arguments that are already frozen (str, int, tuples of str), memoised
+    on the name (for the rarer moves; the frequent ones are looked up before any name is built)."""
     key = (name, *args.items())
     action = _ACTIONS.get(key)
     if action is None:
@@ -31,100 +37,213 @@ def _act(name: str, **args: Any) -> Action:
     return action
 
 
-def _distinct(state: JamState, ids: list[str]) -> list[str]:
+class ActionList(list[Action]):
+    """A list of legal actions whose membership test looks for the very object first.
+
+    The driver checks twice per move that the chosen action is listed; the actions are shared,
+    memoised objects, so identity almost always answers at once, without dataclass equality.
+    """
+
+    __slots__ = ()
+
+    def __contains__(self, item: object) -> bool:
+        for action in self:
+            if action is item:
+                return True
+        return list.__contains__(self, item)
+
+
+class Tables:
+    """Per card set: each card's fields in flat dicts, and every move built once, by key.
+
+    The hot moves (plays, trade building) are looked up by a small tuple key; the name is only
+    formatted the first time a key is seen.
+    """
+
+    def __init__(self, cs: CardSet) -> None:
+        self.cs = cs
+        cards = cs.cards
+        self.label = {c: k.label for c, k in cards.items()}
+        self.kind = {c: k.kind for c, k in cards.items()}
+        self.top = {c: k.top for c, k in cards.items()}
+        self.bottom = {c: k.bottom for c, k in cards.items()}
+        self.points = {c: k.points for c, k in cards.items()}
+        self.fruits = {c: k.fruits for c, k in cards.items()}
+        self.rank = card_rank(cs)
+        self.moves: dict[tuple[Any, ...], Action] = {}
+
+    def move(self, key: tuple[Any, ...]) -> Action:
+        action = self.moves.get(key)
+        if action is None:
+            action = self.moves[key] = self._build(key)
+        return action
+
+    def _build(self, key: tuple[Any, ...]) -> Action:
+        label = self.label
+        what = key[0]
+        if what == "jam-hand":
+            _, rid, iid = key
+            name = f"make {label[rid]} from hand with {label[iid]} from the basket"
+            return _act(name, play="jam", recipe=rid, ingredient=iid, source="hand")
+        if what == "jam-basket":
+            _, rid, iid = key
+            name = f"make {label[rid]} from the basket with {label[iid]} from hand"
+            return _act(name, play="jam", recipe=rid, ingredient=iid, source="basket")
+        if what == "pie-hand":
+            _, rid, jid = key
+            name = f"bake {label[rid]} from hand with my {label[jid]}"
+            return _act(name, play="pie", recipe=rid, jam=jid, source="hand")
+        if what == "pie-basket":
+            _, rid, jid = key
+            name = (
+                f"bake {label[rid]} from the basket with my {label[jid]} (costs a card from hand)"
+            )
+            return _act(name, play="pie", recipe=rid, jam=jid, source="basket")
+        if what == "salad":
+            _, rid, combo = key
+            names = ", ".join(label[c] for c in combo)
+            name = f"make {label[rid]} with {names} from the basket"
+            return _act(name, play="salad", recipe=rid, ingredients=combo, source="hand")
+        if what == "put":
+            return _act(f"put {label[key[1]]} in the basket", play="ingredient", pick=key[1])
+        if what == "mine":
+            return _act(f"give my {label[key[1]]}", trade="mine", pick=key[1])
+        if what == "theirs":
+            _, partner, cid = key
+            return _act(f"ask for seat {partner}'s {label[cid]}", trade="theirs", pick=cid)
+        if what == "give":
+            return _act(f"give {label[key[1]]}", trade="give", pick=key[1])
+        if what == "blind":
+            _, partner, k = key
+            return _act(f"blind swap {k} with seat {partner}", trade="blind", partner=partner, k=k)
+        if what == "start":
+            partner = key[1]
+            return _act(f"propose a trade to seat {partner}", trade="start", partner=partner)
+        raise ValueError(key)  # pragma: no cover - a programming error
+
+
+_TABLES: dict[int, Tables] = {}
+
+
+def tables(cs: CardSet) -> Tables:
+    hit = _TABLES.get(id(cs))
+    if hit is None or hit.cs is not cs:
+        hit = _TABLES[id(cs)] = Tables(cs)
+    return hit
+
+
+def _distinct(label: dict[str, str], ids: Iterable[str]) -> list[str]:
     """First id of each distinct card label, in order."""
     seen: set[str] = set()
     out = []
     for cid in ids:
-        label = state.cs.cards[cid].label
-        if label not in seen:
-            seen.add(label)
+        name = label[cid]
+        if name not in seen:
+            seen.add(name)
             out.append(cid)
     return out
 
 
+_NO_TRADE = _act("no trade", trade="none")
+_ACCEPT_REFUSE = (_act("accept", trade="accept"), _act("refuse", trade="refuse"))
+_PROPOSE = _act("propose", trade="propose")
+_CANCEL = _act("cancel the proposal", trade="cancel")
+
+
 # -- legal actions ---------------------------------------------------------------------------------
-def legal_actions(state: JamState, seat: int) -> list[Action]:
+def legal_actions(state: JamState, seat: int) -> ActionList:
     if state.auction is not None:
-        return _auction_actions(state, seat)
+        return ActionList(_auction_actions(state, seat))
+    tb = state.tb
     if state.bear_pick is not None:
-        pies = [r["card"] for r in state.made[seat] if state.card(r["card"]).kind == PIE]
-        return [_act(f"give back {state.label(c)}", pick=c) for c in _distinct(state, pies)]
+        pies = [c for r in state.made[seat] if tb.kind[c := r["card"]] == PIE]
+        return ActionList(
+            _act(f"give back {tb.label[c]}", pick=c) for c in _distinct(tb.label, pies)
+        )
     if state.ym_discard:
-        jams = [r["card"] for r in state.made[seat] if state.card(r["card"]).kind == JAM]
-        return [
-            _act(f"discard {state.label(c)} to the basket", pick=c) for c in _distinct(state, jams)
-        ]
+        jams = [c for r in state.made[seat] if tb.kind[c := r["card"]] == JAM]
+        return ActionList(
+            _act(f"discard {tb.label[c]} to the basket", pick=c) for c in _distinct(tb.label, jams)
+        )
     if state.trade is not None:
         return _trade_actions(state, seat)
-    if state.step == "trade":
+    step = state.step
+    if step == "trade":
         return _trade_menu(state)
-    if state.step == "play":
+    if step == "play":
         return play_actions(state, seat)
-    if state.step == "pay":
-        return [
-            _act(f"pay {state.label(c)} to the basket", pick=c)
-            for c in _distinct(state, state.hands[seat])
-        ]
-    return []
+    if step == "pay":
+        return ActionList(
+            _act(f"pay {tb.label[c]} to the basket", pick=c)
+            for c in _distinct(tb.label, state.hands[seat])
+        )
+    return ActionList()
 
 
 def _auction_actions(state: JamState, seat: int) -> list[Action]:
     a = state.auction
     assert a is not None
+    tb = state.tb
     building = a["building"]
-    total = sum(state.card(c).points for c in building)
+    total = sum(tb.points[c] for c in building)
     acts = [_act("pass" if not building else "pass (take my jams back)", bid="pass")]
     if total > a["high"]:
         acts.append(_act(f"bid {total} points of jam", bid="place"))
-    jams = [
-        r["card"]
-        for r in state.made[seat]
-        if state.card(r["card"]).kind == JAM and r["card"] not in building
-    ]
-    for cid in _distinct(state, jams):
-        acts.append(
-            _act(f"offer {state.label(cid)} ({state.card(cid).points})", bid="add", pick=cid)
-        )
+    jams = [c for r in state.made[seat] if tb.kind[c := r["card"]] == JAM and c not in building]
+    for cid in _distinct(tb.label, jams):
+        acts.append(_act(f"offer {tb.label[cid]} ({tb.points[cid]})", bid="add", pick=cid))
     return acts
 
 
-def _trade_menu(state: JamState) -> list[Action]:
-    acts = [_act("no trade", trade="none")]
+def _trade_menu(state: JamState) -> ActionList:
+    acts = ActionList([_NO_TRADE])
     seat = state.active
+    move = state.tb.move
     for partner in state._trade_partners():
         if state.travel:
             most = min(TRAVEL_MAX_SWAP, len(state.pile(seat)), len(state.pile(partner)))
             for k in range(1, most + 1):
-                acts.append(
-                    _act(f"blind swap {k} with seat {partner}", trade="blind", partner=partner, k=k)
-                )
+                acts.append(move(("blind", partner, k)))
         else:
-            acts.append(_act(f"propose a trade to seat {partner}", trade="start", partner=partner))
+            acts.append(move(("start", partner)))
     return acts
 
 
-def _trade_actions(state: JamState, seat: int) -> list[Action]:
+def _trade_actions(state: JamState, seat: int) -> ActionList:
     t = state.trade
     assert t is not None
+    tb = state.tb
     if state.travel:
         owner_ids = t["mine"] if t["stage"] == "give" else t["theirs"]
         pile = [r["card"] for r in state.pile(seat) if r["card"] not in owner_ids]
-        return [
-            _act(f"give {state.label(c)}", trade="give", pick=c) for c in _distinct(state, pile)
-        ]
+        move = tb.move
+        return ActionList(move(("give", c)) for c in _distinct(tb.label, pile))
     if t["stage"] == "respond":
-        return [_act("accept", trade="accept"), _act("refuse", trade="refuse")]
+        return ActionList(_ACCEPT_REFUSE)
     partner = t["partner"]
-    acts = []
+    acts = ActionList()
     if t["mine"] or t["theirs"]:
-        acts.append(_act("propose", trade="propose"))
-    acts.append(_act("cancel the proposal", trade="cancel"))
-    for cid in bundle_candidates(state, seat, t["mine"]):
-        acts.append(_act(f"give my {state.label(cid)}", trade="mine", pick=cid))
-    for cid in bundle_candidates(state, partner, t["theirs"]):
-        acts.append(_act(f"ask for seat {partner}'s {state.label(cid)}", trade="theirs", pick=cid))
+        acts.append(_PROPOSE)
+    acts.append(_CANCEL)
+    acts += _bundle_moves(state, "mine", seat, t["mine"])
+    acts += _bundle_moves(state, "theirs", partner, t["theirs"])
     return acts
+
+
+def _bundle_moves(state: JamState, side: str, owner: int, chosen: list[str]) -> list[Action]:
+    """The moves adding one recipe to a side of the proposal, memoised for the proposal (no made
+    recipe changes hands while it is built; a new proposal starts with a new memo)."""
+    key = (side, owner, chosen[-1] if chosen else None)
+    memo = state.bundle_memo
+    hit = memo.get(key)
+    if hit is None:
+        move = state.tb.move
+        if side == "mine":
+            hit = [move(("mine", c)) for c in bundle_candidates(state, owner, chosen)]
+        else:
+            hit = [move(("theirs", owner, c)) for c in bundle_candidates(state, owner, chosen)]
+        memo[key] = hit
+    return hit
 
 
 def bundle_candidates(state: JamState, owner: int, chosen: list[str]) -> list[str]:
@@ -134,97 +253,98 @@ def bundle_candidates(state: JamState, owner: int, chosen: list[str]) -> list[st
     added are offered. Every bundle (any number of recipes, copies included) is still reachable,
     in exactly one way, and the list shrinks as the bundle grows.
     """
-    rank = state.cs_rank
+    tb = state.tb
+    rank = tb.rank
     last = rank[chosen[-1]] if chosen else -1
-    ids = sorted((c for r in state.made[owner] if rank[c := r["card"]] > last), key=rank.__getitem__)
+    ids = sorted(
+        (c for r in state.made[owner] if rank[c := r["card"]] > last), key=rank.__getitem__
+    )
+    label = tb.label
     out: list[str] = []
     previous = None
     for cid in ids:
-        label = state.label(cid)
-        if label != previous:
+        name = label[cid]
+        if name != previous:
             out.append(cid)
-            previous = label
+            previous = name
     return out
 
 
-def play_actions(state: JamState, seat: int) -> list[Action]:
+def play_actions(state: JamState, seat: int) -> ActionList:
     """Every distinct way to play one card: jam, pie, fruit salad, or an ingredient to the basket."""
-    cards = state.cs.cards
-    hand = _distinct(state, state.hands[seat])
-    basket = _distinct(state, state.accessible_basket())
+    tb = state.tb
+    label, kind, top, bottom = tb.label, tb.kind, tb.top, tb.bottom
+    memo = tb.moves
+    get = memo.get
+    build = tb.move
+    hand = _distinct(label, state.hands[seat])
+    # the distinct basket cards, and the same grouped by ingredient half, in one pass
+    basket: list[str] = []
     by_bottom: dict[str, list[str]] = {}
-    for cid in basket:
-        by_bottom.setdefault(cards[cid].bottom, []).append(cid)
-    jams = _distinct(state, [r["card"] for r in state.made[seat] if cards[r["card"]].kind == JAM])
-    acts: list[Action] = []
+    seen: set[str] = set()
+    for cid in state.accessible_basket():
+        name = label[cid]
+        if name in seen:
+            continue
+        seen.add(name)
+        basket.append(cid)
+        b = bottom[cid]
+        group = by_bottom.get(b)
+        if group is None:
+            by_bottom[b] = [cid]
+        else:
+            group.append(cid)
+    jams = _distinct(label, [c for r in state.made[seat] if kind[c := r["card"]] == JAM])
+    jam_tops = [(jid, top[jid]) for jid in jams]
+    acts = ActionList()
+    add = acts.append
     for rid in hand:
-        r = cards[rid]
-        if r.kind == JAM:
-            options = basket if r.top == PINECONE else by_bottom.get(r.top, [])
-            for iid in options:
-                acts.append(
-                    _act(
-                        f"make {r.label} from hand with {cards[iid].label} from the basket",
-                        play="jam",
-                        recipe=rid,
-                        ingredient=iid,
-                        source="hand",
-                    )
-                )
-        elif r.kind == PIE:
-            for jid in jams:
-                if cards[jid].top in (r.top, PINECONE):
-                    acts.append(
-                        _act(
-                            f"bake {r.label} from hand with my {cards[jid].label}",
-                            play="pie",
-                            recipe=rid,
-                            jam=jid,
-                            source="hand",
-                        )
-                    )
-        elif r.kind == SALAD:
-            for combo in _salad_combos(r.fruits, by_bottom):
-                names = ", ".join(cards[c].label for c in combo)
-                acts.append(
-                    _act(
-                        f"make {r.label} with {names} from the basket",
-                        play="salad",
-                        recipe=rid,
-                        ingredients=tuple(combo),
-                        source="hand",
-                    )
-                )
+        k = kind[rid]
+        if k == JAM:
+            t = top[rid]
+            for iid in basket if t == PINECONE else by_bottom.get(t, ()):
+                key = ("jam-hand", rid, iid)
+                add(get(key) or build(key))
+        elif k == PIE:
+            t = top[rid]
+            for jid, jt in jam_tops:
+                if jt in (t, PINECONE):
+                    key = ("pie-hand", rid, jid)
+                    add(get(key) or build(key))
+        elif k == SALAD:
+            for combo in _salad_combos(tb.fruits[rid], by_bottom):
+                key = ("salad", rid, combo)
+                add(get(key) or build(key))
+    hand_by_bottom: dict[str, list[str]] = {}
+    for iid in hand:
+        b = bottom[iid]
+        group = hand_by_bottom.get(b)
+        if group is None:
+            hand_by_bottom[b] = [iid]
+        else:
+            group.append(iid)
     for rid in basket:
-        r = cards[rid]
-        if r.kind == JAM:
-            for iid in hand:
-                bottom = cards[iid].bottom
-                if bottom == r.top or (r.top == PINECONE and bottom):
-                    acts.append(
-                        _act(
-                            f"make {r.label} from the basket with {cards[iid].label} from hand",
-                            play="jam",
-                            recipe=rid,
-                            ingredient=iid,
-                            source="basket",
-                        )
-                    )
-        elif r.kind == PIE:
-            for jid in jams:
-                if cards[jid].top in (r.top, PINECONE):
-                    acts.append(
-                        _act(
-                            f"bake {r.label} from the basket with my {cards[jid].label} (costs a card from hand)",
-                            play="pie",
-                            recipe=rid,
-                            jam=jid,
-                            source="basket",
-                        )
-                    )
+        k = kind[rid]
+        if k == JAM:
+            t = top[rid]
+            # pinecone jam: any hand card with an ingredient half, in hand order
+            for iid in hand_by_bottom.get(t, ()) if t != PINECONE else _with_bottom(hand, bottom):
+                key = ("jam-basket", rid, iid)
+                add(get(key) or build(key))
+        elif k == PIE:
+            t = top[rid]
+            for jid, jt in jam_tops:
+                if jt in (t, PINECONE):
+                    key = ("pie-basket", rid, jid)
+                    add(get(key) or build(key))
     for cid in hand:
-        acts.append(_act(f"put {cards[cid].label} in the basket", play="ingredient", pick=cid))
+        key = ("put", cid)
+        add(get(key) or build(key))
     return acts
+
+
+def _with_bottom(hand: list[str], bottom: dict[str, str]) -> list[str]:
+    return [iid for iid in hand if bottom[iid]]
 
 
 def _salad_combos(
@@ -232,10 +352,10 @@ def _salad_combos(
 ) -> list[tuple[str, ...]]:
     combos: list[tuple[str, ...]] = [()]
     for fruit in fruits:
-        options = by_bottom.get(fruit, [])
-        combos = [c + (o,) for c in combos for o in options]
-        if not combos:
+        options = by_bottom.get(fruit)
+        if not options:
             return []
+        combos = [c + (o,) for c in combos for o in options]
     return combos
 
 
@@ -276,7 +396,7 @@ def _apply_bid(state: JamState, action: Action) -> None:
         a["building"].append(action["pick"])
         return
     if kind == "place":
-        total = sum(state.card(c).points for c in a["building"])
+        total = sum(state.tb.points[c] for c in a["building"])
         a["bids"][str(seat)] = list(a["building"])
         a["high"], a["high_seat"] = total, seat
         state.say(
@@ -297,6 +417,7 @@ def _apply_trade(state: JamState, action: Action) -> None:
         return
     if kind == "start":
         state.proposals += 1
+        state.bundle_memo = {}  # a new dict: a clone may still share the old one
         state.trade = {"partner": action["partner"], "mine": [], "theirs": [], "stage": "build"}
         return
     if kind == "blind":
@@ -326,13 +447,9 @@ def _apply_trade(state: JamState, action: Action) -> None:
         state._enter_trade()
     elif kind == "propose":
         t["stage"] = "respond"
-        state.say(
-            f"Seat {seat} offers seat {t['partner']} "
-            + ", ".join(state.label(c) for c in t["mine"])
-            + " for "
-            + ", ".join(state.label(c) for c in t["theirs"])
-            + "."
-        )
+        gives = ", ".join(state.label(c) for c in t["mine"]) or "nothing"
+        gets = ", ".join(state.label(c) for c in t["theirs"]) or "nothing"
+        state.say(f"Seat {seat} offers seat {t['partner']} {gives} for {gets}.")
     elif kind == "accept":
         _swap(state, seat, t["partner"], t["mine"], t["theirs"])
         state.say(f"Seat {t['partner']} accepts.")

@@ -9,9 +9,11 @@ each shuffle of the deck) is a chance node in the history.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
+from card_games.the_jam import moves
 from card_games.the_jam.cards import (
     BEAR,
     JAM,
@@ -31,6 +33,7 @@ from jamsumo_sim.turnloop import (
     Action,
     Direction,
     Finite,
+    LogEntry,
     PhaseSpec,
     Repeat,
     RoundSpec,
@@ -40,17 +43,7 @@ from jamsumo_sim.turnloop import (
     TurnTracker,
 )
 
-_RANKS: dict[int, tuple[CardSet, dict[str, int]]] = {}
-
-
-def card_rank(cs: CardSet) -> dict[str, int]:
-    """Card id -> position in the order (label, id): the fixed order trade bundles are built in."""
-    hit = _RANKS.get(id(cs))
-    if hit is None or hit[0] is not cs:
-        order = sorted(cs.cards, key=lambda c: (cs.cards[c].label, c))
-        hit = _RANKS[id(cs)] = (cs, {c: i for i, c in enumerate(order)})
-    return hit[1]
-
+_ONLY = tuple(frozenset((seat,)) for seat in range(8))  # one-seat log audiences
 
 LOG_TAIL = 40  # log lines in an observation (the whole log is in the state and the replay)
 
@@ -62,11 +55,23 @@ ROUND = RoundSpec(
 TURN_STEPS = ("draw", "trade", "play", "discard")
 
 
+class DeckShuffle(Shuffle):
+    """A whole-deck shuffle whose outcome check compares sorted lists (the generic check removes
+    the items one by one, quadratic in the 72 cards)."""
+
+    def is_possible(self, action: Action) -> bool:
+        if action.name != self.label or self.take is not None:
+            return super().is_possible(action)
+        order = action.get("order")
+        return isinstance(order, tuple) and sorted(order) == sorted(self.items)
+
+
 class JamState(State):
     def __init__(self, game: Any, params: Mapping[str, Any], seed: int = 0) -> None:
         super().__init__(game, params, seed)
         self.cs: CardSet = game.cards
-        self.cs_rank: dict[str, int] = card_rank(self.cs)
+        self.tb = moves.tables(self.cs)
+        self.cs_rank: dict[str, int] = self.tb.rank
         n = self.num_players
         self.variant: str = self.params["variant"]
         self.kids = self.variant == "kids"
@@ -100,19 +105,32 @@ class JamState(State):
         self.traded_blind = False
         self.pie_debt = 0
         self.over = False
+        # caches, valid for one state version: every move (and perturb_hidden) bumps the version
         self._version = 0
         self._legal_cache: tuple[int, int, list[Action]] | None = None
+        self._chance_cache: tuple[int, Finite | Shuffle] | None = None
+        self._score_cache: tuple[int, list[Breakdown]] | None = None
+        self._clockwise = [Seating(n).clockwise(s) for s in range(n)]
+        self.bundle_memo: dict[tuple[Any, ...], list[Action]] = {}  # see moves._bundle_moves
 
     # -- helpers ----------------------------------------------------------------------------
     def card(self, card_id: str) -> Card:
         return self.cs.cards[card_id]
 
     def label(self, card_id: str) -> str:
-        return self.cs.cards[card_id].label
+        return self.tb.label[card_id]
+
+    def say(self, text: str, to: int | list[int] | None = None) -> None:
+        """``State.say``, with the one-seat audiences made once (a line or two per move)."""
+        if isinstance(to, int):
+            self.log.append(LogEntry(text, _ONLY[to]))
+        else:
+            super().say(text, to)
 
     @property
     def active(self) -> int:
-        return self.turns.seat
+        turns = self.turns
+        return turns.order[turns.position]  # TurnTracker.seat, without a second property call
 
     def pile(self, seat: int) -> list[dict[str, Any]]:
         """Travel: the face-down recipe pile (made recipes with no ingredient lying on them)."""
@@ -123,13 +141,14 @@ class JamState(State):
         if not self.travel:
             return self.basket
         tops: dict[str, str] = {}
+        bottom = self.tb.bottom
         for cid in self.basket:  # later cards lie on top of earlier ones
-            tops[self.card(cid).bottom] = cid
-        return [cid for cid in self.basket if tops[self.card(cid).bottom] == cid]
+            tops[bottom[cid]] = cid
+        return [cid for cid in self.basket if tops[bottom[cid]] == cid]
 
     def to_basket(self, card_id: str) -> None:
         # travel: a fruit salad goes to the bottom of its ingredient's stack
-        if self.travel and self.card(card_id).kind == SALAD:
+        if self.travel and self.tb.kind[card_id] == SALAD:
             self.basket.insert(0, card_id)
         else:
             self.basket.append(card_id)
@@ -139,7 +158,7 @@ class JamState(State):
 
     def jam_points(self, seat: int) -> int:
         return sum(
-            self.card(r["card"]).points for r in self.made[seat] if self.card(r["card"]).kind == JAM
+            self.tb.points[c] for r in self.made[seat] if self.tb.kind[c := r["card"]] == JAM
         )
 
     def take_made(self, seat: int, card_id: str) -> dict[str, Any]:
@@ -160,16 +179,27 @@ class JamState(State):
             return TERMINAL
         if self.pending:
             return CHANCE
-        if self.auction is not None:
-            return self.auction["order"][self.auction["pos"]]
+        auction = self.auction
+        if auction is not None:
+            return auction["order"][auction["pos"]]
         if self.bear_pick is not None:
             return self.bear_pick
-        if self.trade is not None and self.trade["stage"] in ("respond", "answer"):
-            return self.trade["partner"]
-        return self.active
+        trade = self.trade
+        if trade is not None and trade["stage"] in ("respond", "answer"):
+            return trade["partner"]
+        turns = self.turns
+        return turns.order[turns.position]
 
     # -- chance -----------------------------------------------------------------------------
     def _chance(self) -> Finite | Shuffle:
+        cache = self._chance_cache
+        if cache is not None and cache[0] == self._version:
+            return cache[1]
+        chance = self._make_chance()
+        self._chance_cache = (self._version, chance)
+        return chance
+
+    def _make_chance(self) -> Finite | Shuffle:
         kind = self.pending[0]
         if kind == "first":
             return Finite.uniform(
@@ -182,8 +212,8 @@ class JamState(State):
                 f"deal {t} tasks", tuple(self.cs.tasks_of_type(t)), take=per * self.num_players
             )
         if kind == "deal":
-            return Shuffle("shuffle the deck", tuple(self.cs.game_card_ids(kids=self.kids)))
-        return Shuffle("shuffle the deck", tuple(sorted(self.deck + self.incoming)))
+            return DeckShuffle("shuffle the deck", tuple(self.cs.game_card_ids(kids=self.kids)))
+        return DeckShuffle("shuffle the deck", tuple(sorted(self.deck + self.incoming)))
 
     def _apply_chance(self, action: Action) -> None:
         kind = self.pending.pop(0)
@@ -290,7 +320,7 @@ class JamState(State):
     def _unclaimed(self, cid: str) -> None:
         """An unclaimed special goes back into the deck (after this turn's draws), or out of the game
         when no other card is left to draw (else the game could loop on it forever)."""
-        if any(self.card(c).kind != SPECIAL for c in self.deck):
+        if any(self.tb.kind[c] != SPECIAL for c in self.deck):
             self.held.append(cid)
             self.say(
                 f"{self.label(cid)} will be shuffled back into the deck at the end of the turn."
@@ -301,7 +331,7 @@ class JamState(State):
 
     # Young man ---------------------------------------------------------------------------
     def _start_auction(self, drawer: int) -> None:
-        order = Seating(self.num_players).clockwise(drawer)
+        order = list(self._clockwise[drawer])
         self.auction = {
             "drawer": drawer,
             "order": order,
@@ -334,7 +364,7 @@ class JamState(State):
         if winner is None:
             self.say("Everybody passes: nobody takes the Young man.")
             self._unclaimed(YOUNG_MAN)
-            jams = [r for r in self.made[drawer] if self.card(r["card"]).kind == JAM]
+            jams = [r for r in self.made[drawer] if self.tb.kind[r["card"]] == JAM]
             if len({self.label(r["card"]) for r in jams}) > 1:
                 self.ym_discard = True  # the drawer chooses which made jam goes to the basket
                 return
@@ -364,7 +394,7 @@ class JamState(State):
 
     # Bear --------------------------------------------------------------------------------
     def _pies(self, seat: int) -> list[dict[str, Any]]:
-        return [r for r in self.made[seat] if self.card(r["card"]).kind == PIE]
+        return [r for r in self.made[seat] if self.tb.kind[r["card"]] == PIE]
 
     def _resolve_bear(self, drawer: int) -> None:
         counts = [len(self._pies(s)) for s in range(self.num_players)]
@@ -376,7 +406,7 @@ class JamState(State):
             self._unclaimed(BEAR)
             self._draw()
             return
-        winner = next(s for s in Seating(self.num_players).clockwise(drawer) if counts[s] == best)
+        winner = next(s for s in self._clockwise[drawer] if counts[s] == best)
         self.bear = winner
         self.say(f"The Bear goes to seat {winner} (10 points), who gives back one baked pie.")
         pies = self._pies(winner)
@@ -396,10 +426,10 @@ class JamState(State):
 
     # trade -------------------------------------------------------------------------------
     def _trade_partners(self) -> list[int]:
-        seat = self.active
-        others = [s for s in Seating(self.num_players).clockwise(seat)[1:]]
         if self.kids:
             return []
+        seat = self.active
+        others = self._clockwise[seat][1:]
         if self.travel:
             if self.traded_blind or not self.pile(seat):
                 return []
@@ -455,8 +485,6 @@ class JamState(State):
         cache = self._legal_cache
         if cache is not None and cache[0] == self._version and cache[1] == seat:
             return cache[2]
-        from card_games.the_jam import moves
-
         acts = moves.legal_actions(self, seat)
         self._legal_cache = (self._version, seat, acts)
         return acts
@@ -466,12 +494,19 @@ class JamState(State):
         if self.pending:
             self._apply_chance(action)
             return
-        from card_games.the_jam import moves
-
         moves.apply(self, action)
 
     # -- results ----------------------------------------------------------------------------
     def breakdown(self, seat: int) -> Breakdown:
+        if not self.over:  # scores are cached once the game is over (asked for several times)
+            return self._breakdown(seat)
+        cache = self._score_cache
+        if cache is None or cache[0] != self._version:
+            scores = [self._breakdown(s) for s in range(self.num_players)]
+            cache = self._score_cache = (self._version, scores)
+        return cache[1][seat]
+
+    def _breakdown(self, seat: int) -> Breakdown:
         tasks = [self.cs.tasks[t] for kind in TASK_TYPES for t in self.tasks[seat][kind]]
         return score_player(
             self.cs, self.made_cards(seat), tasks, self.young_man == seat, self.bear == seat
@@ -664,3 +699,28 @@ class JamState(State):
 
     def parse_action(self, seat: int, text: str) -> Action | None:
         return None
+
+    def clone(self) -> JamState:
+        """An independent copy: the containers are copied, the card data and the (immutable)
+        actions, log lines and history entries are shared; the caches stay valid."""
+        new = copy.copy(self)
+        new.params = dict(self.params)
+        new.history = list(self.history)
+        new.log = list(self.log)
+        turns = new.turns = copy.copy(self.turns)
+        turns.tokens = dict(self.turns.tokens)
+        turns.order = list(self.turns.order)
+        new.deck = list(self.deck)
+        new.hands = [list(h) for h in self.hands]
+        new.basket = list(self.basket)
+        new.made = [[dict(r, under=list(r["under"])) for r in m] for m in self.made]
+        new.tasks = [{k: list(v) for k, v in t.items()} for t in self.tasks]
+        new.task_rest = {k: list(v) for k, v in self.task_rest.items()}
+        new.held = list(self.held)
+        new.removed = list(self.removed)
+        new.incoming = list(self.incoming)
+        new.pending = list(self.pending)
+        new.auction = copy.deepcopy(self.auction)
+        new.trade = copy.deepcopy(self.trade)
+        new.refused = copy.deepcopy(self.refused)
+        return new

@@ -124,3 +124,66 @@ def test_smart_is_stateless_and_deterministic_per_view() -> None:
     first = SmartAgent(seat, GAME).act(seat_view(st, seat, GAME))
     again = SmartAgent(seat, GAME).act(seat_view(st.clone(), seat, GAME))
     assert first == again and first in st.legal_actions()
+
+
+def _winter_scenario():
+    """Seat 0 (smart) holds one jam of a winter card and two jams nobody's visible task needs;
+    seat 1 holds two more jams of that card. Only a two-for-two trade completes the card."""
+    w = next(t for t in GAME.cards.tasks.values() if t.type == "winter")
+    need = [jam_of(f) for f in w.jams[:3]]
+    spare = sorted(
+        (
+            c
+            for c in CARDS.values()
+            if c.kind == "jam" and c.top not in w.jams and c.top != "pinecone"
+        ),
+        key=lambda c: (-c.points, c.id),
+    )
+    gifts = [spare[0].id, next(c.id for c in spare if c.label != spare[0].label)]
+    other = filler(6, [*need, *gifts])
+    st = position(
+        hands=[other[:1], other[1:2]],
+        made=[[need[0], *gifts], need[1:]],
+        deck=[other[3], other[4]],
+    )
+    st.tasks = [
+        {"winter": [w.id], "grandma": [], "yumyum": []},
+        {"winter": [], "grandma": [], "yumyum": []},
+    ]
+    return st, need, gifts
+
+
+def test_smart_proposes_a_bundle_bigger_than_one_for_one() -> None:
+    st, need, gifts = _winter_scenario()
+    assert st.step == "trade"
+    for _ in range(12):
+        move = _choose(st, 0)
+        st.apply_action(move)
+        if move.name in ("propose", "no trade"):
+            break
+    assert move.name == "propose"
+    labels = sorted(CARDS[c].label for c in st.trade["theirs"])
+    assert labels == sorted(CARDS[c].label for c in need[1:])  # both missing jams asked for
+    assert len(st.trade["mine"]) >= 1
+
+
+def test_smart_judges_whole_bundles_when_answering() -> None:
+    st, need, gifts = _winter_scenario()
+    # seat 0 (driven by hand here) gives its two spare jams for nothing: seat 1 gains their points
+    act(st, "propose a trade to seat 1")
+    for cid in sorted(gifts, key=st.cs_rank.__getitem__):
+        st.apply_action(next(a for a in st.legal_actions() if a.get("pick") == cid))
+    act(st, "propose")
+    assert _choose(st, 1).name == "accept"  # a gift of two jams
+    st2, need, gifts = _winter_scenario()
+    act(st2, "propose a trade to seat 1")
+    for cid in sorted(need[1:], key=st2.cs_rank.__getitem__):
+        st2.apply_action(
+            next(
+                a
+                for a in st2.legal_actions()
+                if a.get("trade") == "theirs" and a.get("pick") == cid
+            )
+        )
+    act(st2, "propose")
+    assert _choose(st2, 1).name == "refuse"  # asked for two jams, nothing in return

@@ -24,3 +24,21 @@ def test_no_card_lost_or_duplicated(seed: int, players: int, variant: str) -> No
         assert Counter(state.all_cards()) == expected, f"after {len(state.history)} moves"
         assert len(state.history) <= bound
     assert not state.deck and not any(state.hands)
+
+
+def test_clone_is_independent_of_the_original() -> None:
+    params = GAME.validate_params({"players": 3, "variant": "standard"})
+    state = GAME.new_initial_state(params, seed=3)
+    agents = [RandomAgent(s, GAME) for s in range(3)]
+    for _ in range(200):  # into the game, with made recipes, hands and a basket
+        step(state, agents)
+    before = state.digest()
+    legal = list(state.legal_actions())
+    clone = state.clone()
+    assert clone.digest() == before and clone.legal_actions() == legal
+    for _ in range(150):
+        if clone.is_terminal():
+            break
+        step(clone, agents)
+    assert clone.digest() != before
+    assert state.digest() == before and state.legal_actions() == legal

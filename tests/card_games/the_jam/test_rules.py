@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from card_games.the_jam import GAME
-from card_games.the_jam.cards import BEAR, JAM, PIE, SPECIAL, YOUNG_MAN
+from card_games.the_jam.cards import BEAR, JAM, PIE, SALAD, SPECIAL, YOUNG_MAN
 from jamsumo_sim.turnloop import CHANCE, TERMINAL, Action
 from tests.card_games.the_jam.helpers import (
     CARDS,
@@ -20,7 +20,9 @@ from tests.card_games.the_jam.helpers import (
     filler,
     find,
     jam_of,
+    label,
     names,
+    pick,
     pie_of,
     pinecone_jam,
     position,
@@ -253,6 +255,114 @@ def test_trade_refused_changes_nothing_and_proposals_are_limited() -> None:
     assert len(st.refused) == 2
 
 
+def _big_trade_position(mine: int = 4, theirs: int = 1):
+    """Seat 0 has ``mine`` made recipes (two copies of one recipe among them), seat 1 ``theirs``
+    pies."""
+    labels = Counter(c.label for c in CARDS.values() if c.kind in (JAM, SALAD))
+    twin = next(lbl for lbl, k in labels.items() if k >= 2)
+    copies = [c.id for c in CARDS.values() if c.label == twin]
+    a = copies[:2]
+    while len(a) < mine:
+        a.append(pick(lambda c: c.is_recipe and c.label not in {CARDS[x].label for x in a}, a))
+    b: list[str] = []
+    while len(b) < theirs:
+        b.append(pick(lambda c: c.kind == PIE, [*a, *b]))
+    other = filler(6, [*a, *b])
+    st = position(hands=[other[:1], other[1:2]], made=[a[:mine], b], deck=[other[3], other[4]])
+    return st, a[:mine], b
+
+
+def _everything(st) -> tuple:
+    return (
+        Counter(st.all_cards()),
+        [sorted(r["card"] for r in m) for m in st.made],
+        [list(h) for h in st.hands],
+        list(st.basket),
+        list(st.deck),
+    )
+
+
+def test_a_four_for_one_trade_is_accepted_and_executed() -> None:
+    st, a, b = _big_trade_position(4, 1)
+    before = Counter(st.all_cards())
+    act(st, "propose a trade to seat 1")
+    for _ in range(4):
+        st.apply_action(next(x for x in st.legal_actions() if x.get("trade") == "mine"))
+    assert not [x for x in st.legal_actions() if x.get("trade") == "mine"]  # all four added
+    act(st, "ask for seat 1's")
+    act(st, "propose")
+    assert sorted(st.trade["mine"]) == sorted(a) and st.trade["theirs"] == b
+    assert st.current_player() == 1
+    act(st, "accept")
+    assert [r["card"] for r in st.made[0]] == b
+    assert sorted(r["card"] for r in st.made[1]) == sorted(a)
+    assert Counter(st.all_cards()) == before  # no recipe lost or duplicated
+    assert all(r["since"] == st.turn_no for r in st.made[1])
+
+
+def test_a_refused_big_trade_leaves_everything_unchanged() -> None:
+    st, a, b = _big_trade_position(4, 3)
+    before = _everything(st)
+    act(st, "propose a trade to seat 1")
+    for _ in range(3):
+        st.apply_action(next(x for x in st.legal_actions() if x.get("trade") == "mine"))
+    for _ in range(3):
+        st.apply_action(next(x for x in st.legal_actions() if x.get("trade") == "theirs"))
+    assert len(st.trade["mine"]) == 3 and len(st.trade["theirs"]) == 3  # more than the old cap
+    act(st, "propose")
+    act(st, "refuse")
+    assert _everything(st) == before
+    assert st.trade is None and st.proposals == 1 and len(st.refused) == 1
+    assert len(st.refused[0]["mine"]) == 3 and len(st.refused[0]["theirs"]) == 3
+
+
+def test_a_bundle_side_is_built_in_one_order_and_copies_can_be_added() -> None:
+    st, a, b = _big_trade_position(4, 1)
+    act(st, "propose a trade to seat 1")
+    assert "propose" not in names(st)  # an empty bundle cannot be proposed
+    mine = [x for x in st.legal_actions() if x.get("trade") == "mine"]
+    assert len(mine) == 3  # one move per distinct card: the two copies are listed once
+    rank = st.cs_rank
+    first = next(x for x in mine if label(x["pick"]) == label(a[0]))  # one of the two copies
+    st.apply_action(first)
+    later = [x["pick"] for x in st.legal_actions() if x.get("trade") == "mine"]
+    assert all(rank[c] > rank[first["pick"]] for c in later)  # only cards after it in the order
+    assert [c for c in later if label(c) == label(a[0])]  # the second copy is still on offer
+    last = max(later, key=rank.__getitem__)
+    st.apply_action(find(st, trade="mine", pick=last))
+    assert not [x for x in st.legal_actions() if x.get("trade") == "mine"]
+    assert "cancel the proposal" in names(st) and "propose" in names(st)
+
+
+def test_a_one_sided_trade_is_a_gift_the_other_seat_may_accept() -> None:
+    st, a, b = _big_trade_position(2, 1)
+    before = Counter(st.all_cards())
+    act(st, "propose a trade to seat 1")
+    st.apply_action(next(x for x in st.legal_actions() if x.get("trade") == "mine"))
+    act(st, "propose")  # nothing asked in return
+    assert st.log[-1].text.endswith(" for nothing.")
+    act(st, "accept")
+    assert len(st.made[0]) == 1 and len(st.made[1]) == 2
+    assert Counter(st.all_cards()) == before
+    # and a request for nothing in return, refused
+    act(st, "propose a trade to seat 1")
+    st.apply_action(next(x for x in st.legal_actions() if x.get("trade") == "theirs"))
+    act(st, "propose")
+    act(st, "refuse")
+    assert len(st.made[0]) == 1 and len(st.made[1]) == 2
+    assert st.step == "play"  # two proposals made: the trade step is over
+
+
+def test_the_length_bound_covers_the_biggest_trades() -> None:
+    from card_games.the_jam.game import MAX_TURNS
+    from card_games.the_jam.rules import MAX_PROPOSALS
+
+    for n in (2, 3, 4):
+        params = GAME.validate_params({"players": n})
+        # every recipe of the game in one bundle, every proposal of every turn
+        assert GAME.max_game_length(params) >= MAX_TURNS * (1 + MAX_PROPOSALS * (1 + 72 + 2))
+
+
 def test_no_trade_step_without_recipes_to_trade() -> None:
     other = filler(5, [])
     st = position(hands=[other[:1], other[1:2]], deck=[other[3]])
@@ -459,3 +569,18 @@ def test_specials_dealt_into_a_hand_are_set_aside_and_shuffled_back() -> None:
     assert all(len(h) == 4 for h in st.hands)
     assert not any(CARDS[c].kind == SPECIAL for h in st.hands for c in h)
     assert {YOUNG_MAN, BEAR} <= set(st.incoming)
+
+
+def test_legal_actions_are_cached_per_state_version_and_renewed_by_every_move() -> None:
+    st, a, b = _big_trade_position(2, 1)
+    first = st.legal_actions()
+    assert st.legal_actions() is first  # the same version: the cached list
+    act(st, "propose a trade to seat 1")
+    second = st.legal_actions()
+    assert second is not first and "cancel the proposal" in names(st)
+    st.apply_action(next(x for x in second if x.get("trade") == "mine"))
+    assert st.legal_actions() is not second and "propose" in names(st)
+    clone = st.clone()
+    assert clone.legal_actions() == st.legal_actions()
+    act(clone, "cancel the proposal")
+    assert "propose" in names(st) and "propose" not in names(clone)
