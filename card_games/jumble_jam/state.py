@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from card_games.jumble_jam.cards import KITTY, Catalog, Order
-from card_games.jumble_jam.chance import Die, FastShuffle, die_chance
+from card_games.jumble_jam.chance import die_chance
 from card_games.jumble_jam.fills import Pieces
 from card_games.jumble_jam.grid import Grid, grid, slide_down
 from jamsumo_sim.turnloop import (
@@ -24,12 +24,14 @@ from jamsumo_sim.turnloop import (
     TERMINAL,
     Action,
     Direction,
+    Finite,
     Game,
     LogEntry,
     PhaseSpec,
     Repeat,
     RoundSpec,
     Seating,
+    Shuffle,
     State,
     TurnTracker,
 )
@@ -447,20 +449,20 @@ class JumbleJamState(State):
         return acts
 
     # -- chance ------------------------------------------------------------------------------
-    def _chance(self) -> Die | FastShuffle:
+    def _chance(self) -> Finite | Shuffle:
         step = self.pending[0]
         if step == SHUFFLE_PASTRIES:
             kitties = self.cat.kitty_ids[: self.num_players]
-            return FastShuffle("shuffle the pastry deck", (*self.cat.pastry_ids, *kitties))
+            return Shuffle("shuffle the pastry deck", (*self.cat.pastry_ids, *kitties))
         if step == SHUFFLE_ORDERS:
-            return FastShuffle("shuffle the orders deck", self.cat.order_ids)
+            return Shuffle("shuffle the orders deck", self.cat.order_ids)
         if step == RESHUFFLE:
-            return FastShuffle("reshuffle the discard pile", tuple(self.discard))
+            return Shuffle("reshuffle the discard pile", tuple(self.discard))
         if step == DIE:
             return die_chance(self.cat.die_faces)
         assert self.kitty is not None
         victim = self.kitty[1]
-        return FastShuffle("kitty takes a random card", tuple(sorted(self.hands[victim])), take=1)
+        return Shuffle("kitty takes a random card", tuple(sorted(self.hands[victim])), take=1)
 
     # -- applying moves -------------------------------------------------------------------
     def _apply_action(self, action: Action) -> None:

@@ -6,8 +6,11 @@ action, so the history holds every outcome and a replay needs no generator at al
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -46,10 +49,19 @@ class Finite(Chance):
         p = 1.0 / len(actions)
         return cls(tuple((a, p) for a in actions))
 
-    def sample(self, rng: np.random.Generator) -> Action:
+    @cached_property
+    def _cdf(self) -> tuple[float, ...]:
+        # the table ``Generator.choice(p=...)`` builds (``cdf = p.cumsum(); cdf /= cdf[-1]``),
+        # computed once per node instead of on every draw
         probs = np.array([p for _, p in self.choices], dtype=float)
-        index = int(rng.choice(len(self.choices), p=probs / probs.sum()))
-        return self.choices[index][0]
+        cdf = (probs / probs.sum()).cumsum()
+        cdf /= cdf[-1]
+        return tuple(float(x) for x in cdf)
+
+    def sample(self, rng: np.random.Generator) -> Action:
+        # one uniform draw against the cumulative table: the same pick as
+        # ``rng.choice(len(choices), p=...)``, which does ``cdf.searchsorted(random(), "right")``
+        return self.choices[bisect_right(self._cdf, rng.random())][0]
 
     def outcomes(self) -> list[tuple[Action, float]]:
         return list(self.choices)
@@ -71,10 +83,13 @@ class Shuffle(Chance):
     take: int | None = None
 
     def sample(self, rng: np.random.Generator) -> Action:
-        order = [self.items[i] for i in rng.permutation(len(self.items))]
+        items = self.items
+        order = [items[i] for i in rng.permutation(len(items)).tolist()]
         if self.take is not None:
             order = order[: self.take]
-        return Action.make(self.label, order=order)
+        # what Action.make(label, order=order) builds (the items are strings), without
+        # freezing a whole deck item by item
+        return Action(self.label, (("order", tuple(order)),))
 
     def is_possible(self, action: Action) -> bool:
         if action.name != self.label:
@@ -83,9 +98,11 @@ class Shuffle(Chance):
         if not isinstance(order, tuple):
             return False
         expected = len(self.items) if self.take is None else self.take
-        pool = list(self.items)
-        for item in order:
-            if item not in pool:
-                return False
-            pool.remove(item)
-        return len(order) == expected
+        if len(order) != expected:
+            return False
+        try:
+            drawn = Counter(order)
+        except TypeError:  # an unhashable item cannot be one of ours
+            return False
+        pool = Counter(self.items)
+        return all(pool[item] >= k for item, k in drawn.items())
