@@ -59,3 +59,16 @@ def test_shuffle_outcomes_are_permutations() -> None:
     assert chance.is_possible(outcome)
     assert not chance.is_possible(Action.make("deal", order=["c1", "c1", "c2", "c3"]))
     assert not chance.is_possible(Action.make("deal", order=["zz", "c1", "c2", "c3"]))
+
+
+def test_finite_picks_what_numpy_choice_would() -> None:
+    """The cheap cumulative-table draw must pick exactly as ``Generator.choice(p=...)``.
+
+    Recorded games depend on it: a seed must keep giving the same game.
+    """
+    probs = [0.1, 0.25, 0.05, 0.3, 0.3]
+    node = Finite(tuple((Action.make(f"o{i}", i=i), p) for i, p in enumerate(probs)))
+    for key in range(3000):
+        ours = node.sample(np.random.default_rng([17, key]))["i"]
+        theirs = int(np.random.default_rng([17, key]).choice(len(probs), p=np.array(probs)))
+        assert ours == theirs
