@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -75,9 +76,18 @@ class MatchResult:
         return self.state.is_terminal()
 
 
+@lru_cache(maxsize=256)
+def _agent_prefix(seed: int, seat: int) -> int:
+    return mix_key(seed, _AGENT_STREAM, seat)
+
+
 def agent_key(state: State, seat: int) -> int:
-    """The 64-bit key of the current decision of ``seat`` (what ``agent_rng`` is seeded from)."""
-    return mix_key(state.seed, _AGENT_STREAM, seat, len(state.history))
+    """The 64-bit key of the current decision of ``seat`` (what ``agent_rng`` is seeded from).
+
+    Equal to ``mix_key(seed, _AGENT_STREAM, seat, len(history))``; the prefix is cached because
+    the random agent asks for a key on every move.
+    """
+    return _splitmix64(_agent_prefix(state.seed, seat) ^ (len(state.history) & _MASK64))
 
 
 def seat_view(state: State, seat: int, game: Game | None = None) -> SeatView:
