@@ -76,14 +76,23 @@ def run_match(
 
     def on_save(current: State, path: str | None) -> None:
         target = Path(path) if path else save_to
-        save_record(target, current, names)
+        try:
+            save_record(target, current, names)
+        except OSError as exc:
+            if path is None:  # quitting: nothing else will save the match, so say so and stop
+                raise UserError(f"cannot save to {target}: {exc.strerror or exc}") from None
+            print(f"Could not save to {target}: {exc.strerror or exc}", file=sys.stderr)
+            return
         print(f"Saved to {target}. Resume with: card-games resume {target}", file=sys.stderr)
 
     result = play(
         game, agents, seed=seed, params=params, state=state, on_event=on_event, on_save=on_save
     )
     if record and result.finished:
-        save_record(record, result.state, names)
+        try:
+            save_record(record, result.state, names)
+        except OSError as exc:
+            raise UserError(f"cannot write record {record}: {exc.strerror or exc}") from None
     if result.stopped:
         return 0
     summary = result_summary(result.state)

@@ -66,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--starts must be >= 1, got {args.starts}")
     if not 0 <= args.holdout < 1:
         raise UserError(f"--holdout must be in [0, 1), got {args.holdout}")
+    if args.seed < 0:
+        raise UserError(f"--seed must be non-negative, got {args.seed}")
     board = load_board(args.board)
     base = PhysicsParams.from_board(board)
     if args.params:

@@ -134,7 +134,10 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         from jamsumo_sim.replay import save_replay
 
-        save_replay(args.record, final, seats)
+        try:
+            save_replay(args.record, final, seats)
+        except OSError as exc:
+            raise UserError(f"cannot write replay {args.record}: {exc.strerror or exc}") from None
     summary = result_json(final, seats)
     if args.json:
         print(json.dumps(summary))

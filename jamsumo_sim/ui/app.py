@@ -19,6 +19,7 @@ from typing import Any
 
 import pygame
 
+from jamsumo_sim.errors import UserError
 from jamsumo_sim.ui import autosave
 from jamsumo_sim.ui.animator import Animator, Pose, rest_poses
 from jamsumo_sim.ui.draw_board import render_background, render_table
@@ -757,5 +758,8 @@ class App:
 
     def screenshot(self, path: str) -> None:
         target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self.screen, str(target))
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(self.screen, str(target))
+        except (OSError, pygame.error) as exc:
+            raise UserError(f"cannot save screenshot {path}: {exc}") from None

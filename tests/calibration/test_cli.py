@@ -113,3 +113,5 @@ def test_bad_options(tmp_path, flat_toml, flat_board, capsys):
     assert "collision" in capsys.readouterr().err
     assert main(["calibrate", *common, "--holdout", "1.5"]) == 2
     assert "--holdout" in capsys.readouterr().err
+    assert main(["calibrate", *common, "--holdout", "0.2", "--seed", "-1"]) == 2
+    assert "--seed must be non-negative" in capsys.readouterr().err

@@ -95,3 +95,12 @@ def test_resume_an_unfinished_replay(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["match", "--resume", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["finished"] and out["turns"] == 3 and out["rounds"][0]["capped"]
+
+
+def test_unwritable_record_path_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["match", "--mode", "sumo", "--seats", "random,random", "--max-turns", "2"]
+    assert main([*argv, "--rounds", "1", "--record", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "cannot write replay" in err and len(err.splitlines()) == 1

@@ -60,6 +60,17 @@ def test_bad_arguments_are_one_line_errors(capsys):
     assert main(["play", "--seed", "-1", "--frames", "1"]) == 2
 
 
+def test_unwritable_screenshot_is_one_line_error(tmp_path, capsys):
+    for argv in (
+        ["play", "--seats", "random,random", "--frames", "1", "--screenshot", str(tmp_path)],
+        ["play", "--frames", "1", "--screenshot", str(tmp_path / "no.png" / "x.png")],
+    ):
+        (tmp_path / "no.png").write_bytes(b"")
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert "cannot save screenshot" in err and len(err.splitlines()) == 1
+
+
 def test_without_a_display_a_demo_match_is_played(monkeypatch, capsys):
     for var in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
         monkeypatch.delenv(var, raising=False)
