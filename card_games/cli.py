@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -34,9 +35,10 @@ def build_agents(game: Game, players: int, seats: str | None, interactive: bool)
         if len(names) != players:
             raise UserError(f"--seats lists {len(names)} seats but --players is {players}")
     agents: list[Agent] = []
+    hot_seat = names.count("human") > 1
     for seat, name in enumerate(names):
         if name == "human":
-            agents.append(ConsoleAgent(seat, game))
+            agents.append(ConsoleAgent(seat, game, handover=hot_seat))
         elif name in bots:
             agents.append(bots[name](seat, game))
         else:
@@ -51,7 +53,9 @@ def seat_names(agents: Sequence[Agent]) -> list[str]:
 
 def default_save_path(game: Game) -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "jamsumo" / "saves" / f"{game.name}.json"
+    # one file per match (stamped with its start), so quitting one game never overwrites another's save
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path(base) / "jamsumo" / "saves" / f"{game.name}-{stamp}.json"
 
 
 def run_match(

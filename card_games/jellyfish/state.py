@@ -349,6 +349,10 @@ class JellyfishState(State):
         self.say(f"Game over: {reason}. Winner: {winners}.")
 
     # -- results ---------------------------------------------------------------------------------
+    def turns_played(self) -> int:
+        """Whole turns taken (a turn is several decisions), as the log numbers them."""
+        return self.turn_count
+
     def returns(self) -> list[float]:
         """Completed sets per seat (the winner, at three, is the only one with the most)."""
         return [float(len(c)) for c in self.completed]

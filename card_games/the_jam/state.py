@@ -512,6 +512,10 @@ class JamState(State):
             self.cs, self.made_cards(seat), tasks, self.young_man == seat, self.bear == seat
         )
 
+    def turns_played(self) -> int:
+        """Whole turns taken (a turn is several decisions), as the log numbers them."""
+        return self.turn_no
+
     def returns(self) -> list[float]:
         if self.kids:
             return [float(len(self.made[s])) for s in range(self.num_players)]

@@ -142,17 +142,23 @@ class ConsoleAgent(Agent):
 
     kind = "human"
 
+    # ANSI: clear the screen and scroll-back, cursor home (a terminal that ignores it shows blanks)
+    CLEAR = "\033[3J\033[2J\033[H" + "\n" * 60
+
     def __init__(
         self,
         seat: int,
         game: Game,
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
+        handover: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(seat, game, **options)
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        # several people share the terminal (hot-seat): hide each one's view from the others
+        self.handover = handover
 
     @property
     def is_human(self) -> bool:
@@ -167,6 +173,21 @@ class ConsoleAgent(Agent):
             self._print(f"  {index:>{width}}. {action.name}")
 
     def act(self, view: SeatView) -> Action:
+        if self.handover:
+            self.stdout.write(self.CLEAR)
+            self._print(
+                f"Seat {view.seat}'s move: pass the terminal to seat {view.seat}, then press Enter."
+            )
+            if not self.stdin.readline():
+                raise QuitRequest()
+        try:
+            return self._choose(view)
+        finally:
+            if self.handover:  # wipe this seat's private view before the next person looks
+                self.stdout.write(self.CLEAR)
+                self._print(f"Seat {view.seat} has moved.")
+
+    def _choose(self, view: SeatView) -> Action:
         self._print()
         self._print(self.game.render(view.observation, view.seat))
         self._print(f"Seat {view.seat}, your move:")

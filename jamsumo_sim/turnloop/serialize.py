@@ -65,8 +65,8 @@ def state_from_json(data: Any, where: str = "saved game") -> State:
         raise UserError(f"{where}: 'history' must be a list")
     params = game.validate_params(data["params"])
     seed = data.get("seed", 0)
-    if not isinstance(seed, int):
-        raise UserError(f"{where}: 'seed' must be an integer")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise UserError(f"{where}: 'seed' must be a non-negative integer, not {seed!r}")
     state = game.new_initial_state(params, seed=seed)
     return replay_history(state, data["history"], where)
 

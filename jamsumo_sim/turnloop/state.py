@@ -247,8 +247,12 @@ class State:
         }
 
     def digest(self) -> str:
-        """A checksum of the full state (hidden information included)."""
-        blob = json.dumps(self.full_state(), sort_keys=True, separators=(",", ":"))
+        """A checksum of the full state (hidden information included) and its seed.
+
+        The seed is in it because a resumed match draws its future chance outcomes from it.
+        """
+        whole = {"state": self.full_state(), "seed": self.seed}
+        blob = json.dumps(whole, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def __repr__(self) -> str:

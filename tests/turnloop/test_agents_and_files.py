@@ -126,3 +126,35 @@ def test_atomic_write_never_leaves_a_half_file(tmp_path: Path) -> None:
         write_json_atomic(path, {"a": Boom()})
     assert json.loads(path.read_text()) == {"a": 1}
     assert [p.name for p in tmp_path.iterdir()] == ["match.json"]
+
+
+def test_hot_seat_hides_each_view_from_the_next_person() -> None:
+    """With several people at one terminal, a seat's private view is shown only after a
+    hand-over pause and wiped once it has moved."""
+    state = _bid_state()
+    out = io.StringIO()
+    agent = ConsoleAgent(0, GAME, stdin=io.StringIO("\n1\n"), stdout=out, handover=True)
+    assert agent.act(seat_view(state, 0, GAME)).name == "pass"
+    text = out.getvalue()
+    hand = " ".join(state.hands[0])
+    pause = text.index("pass the terminal to seat 0")
+    shown = text.index(hand)
+    wiped = text.rindex(ConsoleAgent.CLEAR)
+    assert pause < shown < wiped
+    assert text.index(ConsoleAgent.CLEAR) < pause
+    assert hand not in text[wiped:]
+
+
+def test_verify_notices_an_edited_seed(tmp_path: Path) -> None:
+    result = play(GAME, [RandomAgent(0, GAME), RandomAgent(1, GAME)], seed=5, params={"players": 2})
+    path = tmp_path / "game.json"
+    save_record(path, result.state, ["random", "random"])
+    data = json.loads(path.read_text())
+    data["seed"] = 6
+    path.write_text(json.dumps(data))
+    ok, message = verify_record(path)
+    assert not ok and "digest" in message
+    data["seed"] = True
+    path.write_text(json.dumps(data))
+    with pytest.raises(UserError, match="non-negative integer"):
+        verify_record(path)
