@@ -31,11 +31,11 @@ def make_agents(game: Any, seats: list[str]) -> list[Agent]:
     return agents
 
 
-def parse_seats(text: str | None, players: int) -> list[str]:
+def parse_seats(text: str | None, players: int, check: bool = True) -> list[str]:
     if text is None:
         return ["planner"] + ["random"] * (players - 1)
     seats = [s.strip() for s in text.split(",") if s.strip()]
-    if len(seats) != players:
+    if check and len(seats) != players:
         raise UserError(f"--seats lists {len(seats)} seats for {players} players")
     return seats
 
@@ -64,14 +64,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play a headless match between bots",
         description="Play a headless Jam, Sumo or JamSumo match between bots and print the result.",
     )
-    p.add_argument("--mode", choices=MODES, default="jamsumo")
-    p.add_argument("--players", type=int, default=2, help="2-4 (default 2)")
+    p.add_argument("--mode", choices=MODES, help="the game to play (default jamsumo)")
+    p.add_argument("--players", type=int, help="2-4 (default: as many as --seats lists, else 2)")
     p.add_argument(
         "--seats",
         metavar="LIST",
         help="comma-separated seats: planner[:easy|normal|hard] or random (default planner,random,…)",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
     p.add_argument("--record", metavar="FILE", help="write the replay here (atomically)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--max-turns", type=int, metavar="N", help="turn cap per round")
@@ -79,21 +79,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--params", metavar="P.toml", help="physics parameters file (e.g. from calibrate)"
     )
-    p.add_argument("--board", default="standard", help="board name or TOML file")
+    p.add_argument("--board", help="board name or TOML file (default standard)")
     p.add_argument("--resume", metavar="FILE", help="continue a saved (unfinished) replay")
     p.set_defaults(func=run)
+
+
+_FIXED_BY_RESUME = ("mode", "players", "max_turns", "rounds", "params", "board")
 
 
 def _build(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
     if args.resume:
         from jamsumo_sim.replay import load_replay
 
+        given = [f"--{k.replace('_', '-')}" for k in _FIXED_BY_RESUME if getattr(args, k)]
+        if given:
+            raise UserError(
+                f"--resume continues the saved match as it was: drop {', '.join(given)}"
+            )
         replay = load_replay(args.resume)
         state = replay.final_state()
+        if state.is_terminal():
+            raise UserError(
+                f"{args.resume}: this match is already finished (watch it with 'jamsumo replay')"
+            )
         seats = parse_seats(args.seats, state.num_players) if args.seats else replay.seats
         return state.game, state, seats
-    game = get_game(args.mode)
-    params: dict[str, Any] = {"players": args.players, "board": args.board}
+    game = get_game(args.mode or "jamsumo")
+    if args.players is None:
+        args.players = len(parse_seats(args.seats, 0, check=False)) if args.seats else 2
+    params: dict[str, Any] = {"players": args.players, "board": args.board or "standard"}
     if args.max_turns is not None:
         params["max_turns"] = args.max_turns
     if args.rounds is not None:

@@ -104,3 +104,17 @@ def test_unwritable_record_path_is_one_line_exit_2(
     assert main([*argv, "--rounds", "1", "--record", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert "cannot write replay" in err and len(err.splitlines()) == 1
+
+
+def test_players_follow_the_seats_and_resume_keeps_the_saved_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = tmp_path / "m3.json"
+    argv = ["match", "--mode", "jam", "--seats", "random,random,random", "--rounds", "1"]
+    assert main([*argv, "--max-turns", "3", "--json", "--record", str(rec)]) == 0
+    assert json.loads(capsys.readouterr().out)["players"] == 3
+    # a finished match cannot be resumed, and a resume takes no new rules
+    assert main(["match", "--resume", str(rec)]) == 2
+    assert "already finished" in capsys.readouterr().err
+    assert main(["match", "--resume", str(rec), "--mode", "sumo"]) == 2
+    assert "drop --mode" in capsys.readouterr().err
