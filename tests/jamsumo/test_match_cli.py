@@ -66,7 +66,7 @@ def test_match_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     ("argv", "message"),
     [
         (["--players", "5"], "2–4 players"),
-        (["--seats", "random"], "lists 1 seats for 2 players"),
+        (["--seats", "random"], "takes 2–4 players, not 1"),
         (["--seats", "random,wizard"], "unknown seat"),
         (["--seats", "random,random:hard"], "only the planner has levels"),
         (["--seats", "random,planner:godlike"], "unknown planner level"),
