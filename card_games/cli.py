@@ -33,7 +33,8 @@ def build_agents(game: Game, players: int, seats: str | None, interactive: bool)
     else:
         names = [s.strip() for s in seats.split(",") if s.strip()]
         if len(names) != players:
-            raise UserError(f"--seats lists {len(names)} seats but --players is {players}")
+            listed = f"{len(names)} seat{'s' if len(names) != 1 else ''}"
+            raise UserError(f"--seats lists {listed} for a {players}-player game")
     agents: list[Agent] = []
     hot_seat = names.count("human") > 1
     for seat, name in enumerate(names):

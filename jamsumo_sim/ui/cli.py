@@ -99,7 +99,6 @@ def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     physics = physics_overrides(args.params)
     if args.frames is None and not has_display():
-        print("jamsumo: no display found — playing a headless demo match between bots instead")
         return demo_match(args, physics)
     if args.frames is not None and not has_display():
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -135,7 +134,7 @@ def make_session(args: argparse.Namespace, physics: dict[str, Any]):
     """The session to play and, if an autosaved match exists, an offer to resume it."""
     from jamsumo_sim.ui import autosave
 
-    if args.sandbox or not _rules_available():
+    if args.sandbox:
         from jamsumo_sim.board import load_board
         from jamsumo_sim.params import PhysicsParams
         from jamsumo_sim.ui.session import SandboxSession
@@ -160,19 +159,8 @@ def make_session(args: argparse.Namespace, physics: dict[str, Any]):
     return session, offer
 
 
-def _rules_available() -> bool:
-    try:
-        import jamsumo_sim.rules.game  # noqa: F401
-        import jamsumo_sim.rules.match  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def demo_match(args: argparse.Namespace, physics: dict[str, Any]) -> int:
     """A match between bots without a window: print the log as it goes and the result."""
-    if not _rules_available():
-        return _demo_sandbox(args, physics)
     from jamsumo_sim.turnloop import get_game, play
 
     game = get_game(args.mode)
@@ -186,6 +174,8 @@ def demo_match(args: argparse.Namespace, physics: dict[str, Any]) -> int:
     if physics:
         params["physics"] = physics
     params = game.validate_params(params)
+    # said only once the arguments are known to be good, so a bad one is the only line printed
+    print("jamsumo: no display found — playing a headless demo match between bots instead")
     print(f"{game.title}: {', '.join(kinds)} (seed {args.seed})")
 
     def show(event: Any) -> None:
@@ -200,26 +190,4 @@ def demo_match(args: argparse.Namespace, physics: dict[str, Any]) -> int:
     totals = ", ".join(f"{n} {t}" for n, t in zip(names, state.totals(), strict=True))
     winners = ", ".join(names[s] for s in result.winners)
     print(f"Result after {result.turns} turns: {totals}; winner: {winners}")
-    return 0
-
-
-def _demo_sandbox(args: argparse.Namespace, physics: dict[str, Any]) -> int:
-    import math
-
-    from jamsumo_sim.board import load_board
-    from jamsumo_sim.flick import Flick
-    from jamsumo_sim.params import PhysicsParams
-    from jamsumo_sim.world import World
-
-    board = load_board("standard")
-    params = PhysicsParams.from_board(board).with_overrides(physics)
-    world = World(board, params)
-    world.add_die("red1", 0.0, -0.12, 0.0, face=4)
-    shot = Flick("red1", math.pi / 2, 1.0 * params.die_mass)
-    world.apply_flick(shot)
-    res = world.run_until_rest(30.0)
-    st = world.state("red1")
-    print(
-        f"sandbox shot: red1 flicked at 1.0 m/s towards the hole → {st.status} after {res.time_to_rest:.2f} s"
-    )
     return 0
