@@ -5,6 +5,7 @@ radians counter-clockwise)::
 
     {"version": 1,
      "board": "standard" | "path/to/board.toml" | {"side": 2.0, "platforms": [], ...},
+     (a relative board path is read from the scenario file's folder)
      "params": {"mu_board": 0.25, ...},
      "dice": [{"id": "red-1", "x": 0.0, "y": -0.1, "angle": 0.0, "vx": 0.0, "vy": 1.0,
                "omega": 0.0, "face": 4}],
@@ -76,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     """Entry point for ``jamsumo sim``; returns the exit code."""
     try:
         scenario = read_scenario(args.scenario)
-        result = run_scenario(scenario, params_path=args.params, trace=args.trace)
+        base = None if args.scenario == "-" else Path(args.scenario).resolve().parent
+        result = run_scenario(scenario, params_path=args.params, trace=args.trace, base_dir=base)
     except UserError as exc:
         print(f"jamsumo sim: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -116,9 +118,15 @@ def _number(value: Any, where: str) -> float:
 
 
 def build_world(
-    scenario: Mapping[str, Any], params_path: str | Path | None = None
+    scenario: Mapping[str, Any],
+    params_path: str | Path | None = None,
+    base_dir: Path | None = None,
 ) -> tuple[World, list[Flick], float]:
-    """Validate a scenario and set up its World; returns (world, flicks, max_time)."""
+    """Validate a scenario and set up its World; returns (world, flicks, max_time).
+
+    A relative board path is read from ``base_dir`` (the scenario file's folder), so a scenario
+    and its board file can move together.
+    """
     if not isinstance(scenario, Mapping):
         raise UserError("scenario must be a JSON object")
     if "version" not in scenario:
@@ -131,6 +139,9 @@ def build_world(
     board_src = scenario.get("board", "standard")
     if not isinstance(board_src, str | dict):
         raise UserError("scenario board must be a board name, a path or an object")
+    if isinstance(board_src, str) and base_dir is not None and board_src.endswith(".toml"):
+        if not Path(board_src).is_absolute():
+            board_src = str(base_dir / board_src)
     board = load_board(board_src)
     params = PhysicsParams.from_board(board)
     if params_path is not None:
@@ -200,9 +211,10 @@ def run_scenario(
     scenario: Mapping[str, Any],
     params_path: str | Path | None = None,
     trace: float | None = None,
+    base_dir: Path | None = None,
 ) -> dict[str, Any]:
     """Run a scenario dict; returns the output object of ``jamsumo sim`` (see the module docstring)."""
-    world, flicks, max_time = build_world(scenario, params_path)
+    world, flicks, max_time = build_world(scenario, params_path, base_dir)
     samples: list[dict[str, Any]] = []
     every = None
     if trace is not None:

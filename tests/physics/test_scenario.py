@@ -197,3 +197,17 @@ def test_subprocess_sim(tmp_path):
     pbad.write_text("version = 1\n[params]\nmu_board = 'high'\n")
     r = _cli("sim", str(f), "--params", str(pbad))
     assert r.returncode == 2 and "mu_board" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_relative_board_path_is_read_from_the_scenario_folder(tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    (folder / "wide.toml").write_text('version = 1\nside = 2.0\nhole_diameter = 0.0\n')
+    scenario = {"version": 1, "board": "wide.toml", "dice": [{"id": "d", "x": 0.9, "y": 0.0}]}
+    (folder / "s.json").write_text(json.dumps(scenario))
+    monkeypatch.chdir(tmp_path)  # not the scenario's folder
+    args = _parser().parse_args(["sim", str(folder / "s.json")])
+    assert args.func(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    # on the 2 m board a die at x = 0.9 m is still on it (the standard board is 0.45 m wide)
+    assert out["dice"][0]["status"] == "on_board"
