@@ -177,6 +177,12 @@ def build_world(
             k: _number(d.get(k, 0.0), f"{where}.{k}")
             for k in ("x", "y", "angle", "vx", "vy", "omega")
         }
+        speed = math.hypot(vals["vx"], vals["vy"])
+        if speed > params.max_launch_speed:
+            # beyond the cap the fixed step no longer guarantees no tunnelling (physics notes)
+            raise UserError(
+                f"{where} starts at {speed:.3g} m/s, above the {params.max_launch_speed:g} m/s cap"
+            )
         orientation = None
         if "orientation" in d:
             o = d["orientation"]

@@ -118,6 +118,7 @@ def test_standard_board_by_name_and_params_file(tmp_path):
         ({"dice": [{"id": "a", "x": "0", "y": 0, "face": 1}]}, "dice[0].x"),
         ({"dice": [{"id": "a", "x": 0, "y": 0, "face": 9}]}, "face"),
         ({"dice": [{"id": "a", "x": 5, "y": 0, "face": 1}]}, "not on the board"),
+        ({"dice": [{"id": "a", "x": 0.1, "y": 0.1, "vx": 1e300}]}, "above the 5 m/s cap"),
         ({"flicks": [{"die": "zz", "direction": 0, "impulse": 0.004}]}, "no die 'zz'"),
         ({"flicks": [{"die": "red-1", "direction": 0, "impulse": 0.5}]}, "cap"),
         ({"flicks": [{"die": "red-1", "impulse": 0.004}]}, "direction"),
