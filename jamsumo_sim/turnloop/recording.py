@@ -53,6 +53,8 @@ def load_record(path: str | os.PathLike[str]) -> tuple[State, dict[str, Any]]:
     data = read_json_file(path)
     if not isinstance(data, Mapping):
         raise UserError(f"{path}: not a match record (expected a JSON object)")
+    if data.get("kind") == "jamsumo-replay":  # jamsumo_sim.replay.REPLAY_KIND: point the way
+        raise UserError(f"{path}: a JamSumo replay — open it with 'jamsumo replay {path}'")
     if data.get("kind") != RECORD_KIND:
         raise UserError(f"{path}: not a match record (kind is {data.get('kind')!r})")
     if data.get("record_version") != RECORD_VERSION:

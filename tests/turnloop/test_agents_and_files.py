@@ -158,3 +158,12 @@ def test_verify_notices_an_edited_seed(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     with pytest.raises(UserError, match="non-negative integer"):
         verify_record(path)
+
+
+def test_a_jamsumo_replay_is_pointed_to_its_own_command(tmp_path: Path) -> None:
+    from jamsumo_sim.replay import REPLAY_KIND
+
+    path = tmp_path / "shots.json"
+    path.write_text(json.dumps({"kind": REPLAY_KIND}))
+    with pytest.raises(UserError, match="jamsumo replay"):
+        load_record(path)
