@@ -139,9 +139,9 @@ def build_world(
     board_src = scenario.get("board", "standard")
     if not isinstance(board_src, str | dict):
         raise UserError("scenario board must be a board name, a path or an object")
-    if isinstance(board_src, str) and base_dir is not None and board_src.endswith(".toml"):
-        if not Path(board_src).is_absolute():
-            board_src = str(base_dir / board_src)
+    relative_file = isinstance(board_src, str) and board_src.endswith(".toml")
+    if relative_file and base_dir is not None and not Path(board_src).is_absolute():
+        board_src = str(base_dir / board_src)
     board = load_board(board_src)
     params = PhysicsParams.from_board(board)
     if params_path is not None:
