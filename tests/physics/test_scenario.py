@@ -203,7 +203,7 @@ def test_subprocess_sim(tmp_path):
 def test_relative_board_path_is_read_from_the_scenario_folder(tmp_path, capsys, monkeypatch):
     folder = tmp_path / "shots"
     folder.mkdir()
-    (folder / "wide.toml").write_text('version = 1\nside = 2.0\nhole_diameter = 0.0\n')
+    (folder / "wide.toml").write_text("version = 1\nside = 2.0\nhole_diameter = 0.0\n")
     scenario = {"version": 1, "board": "wide.toml", "dice": [{"id": "d", "x": 0.9, "y": 0.0}]}
     (folder / "s.json").write_text(json.dumps(scenario))
     monkeypatch.chdir(tmp_path)  # not the scenario's folder
