@@ -44,6 +44,15 @@ class Action:
     name: str
     args: tuple[tuple[str, Any], ...] = field(default=())
 
+    def __eq__(self, other: object) -> bool:
+        # by hand rather than generated: legality checks compare a move against whole lists,
+        # and names differ first in almost every comparison
+        if self is other:
+            return True
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.name == other.name and self.args == other.args  # type: ignore[attr-defined]
+
     @classmethod
     def make(cls, name: str, /, **args: Any) -> Action:
         """Build an action; keyword arguments become its frozen ``args``."""
