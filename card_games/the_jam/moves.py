@@ -6,13 +6,16 @@ step (an auction bid jam by jam, a trade proposal recipe by recipe, each side in
 so that no decision lists an exploding number of subsets.
 
 Speed: every move is an immutable :class:`Action` built once per card set (``Tables``) and found
-again by a small key, so no name is formatted on the hot path; the state caches the legal-action
-list per state version (``JamState._legal_actions``), and a proposal's "add a recipe" moves per
-side and last recipe (``_bundle_moves``).
+again by a small key, or in a row of moves sharing a key prefix (``_Row``: one recipe's plays),
+so no name is formatted and few keys are built on the hot path; the state caches the
+legal-action list per state version (``JamState._legal_actions``), and each side of a proposal
+keeps its owner's recipes in bundle order, from which every "add a recipe" list is two slices
+(``_side_table``).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +74,16 @@ class Tables:
         self.fruits = {c: k.fruits for c, k in cards.items()}
         self.rank = card_rank(cs)
         self.moves: dict[tuple[Any, ...], Action] = {}
+        self.rows: dict[tuple[Any, ...], _Row] = {}
+        # (play move kind, recipe id) -> the row of its moves (see play_actions)
+        self.play_rows = _PlayRows(self)
+
+    def row(self, prefix: tuple[Any, ...]) -> _Row:
+        """The moves whose keys start with ``prefix``, by the key's last part (see ``_Row``)."""
+        row = self.rows.get(prefix)
+        if row is None:
+            row = self.rows[prefix] = _Row(self, prefix)
+        return row
 
     def move(self, key: tuple[Any, ...]) -> Action:
         action = self.moves.get(key)
@@ -103,7 +116,12 @@ class Tables:
             _, rid, combo = key
             names = ", ".join(label[c] for c in combo)
             name = f"make {label[rid]} with {names} from the basket"
-            return _act(name, play="salad", recipe=rid, ingredients=combo, source="hand")
+            # built directly (args in sorted order, as _act would): salads are the one move with
+            # many distinct keys, so this is a frequent miss and the name is unique to the key
+            args = (("ingredients", combo), ("play", "salad"), ("recipe", rid), ("source", "hand"))
+            return Action(name, args)
+        if what == "pay":
+            return _act(f"pay {label[key[1]]} to the basket", pick=key[1])
         if what == "put":
             return _act(f"put {label[key[1]]} in the basket", play="ingredient", pick=key[1])
         if what == "mine":
@@ -120,6 +138,32 @@ class Tables:
             partner = key[1]
             return _act(f"propose a trade to seat {partner}", trade="start", partner=partner)
         raise ValueError(key)  # pragma: no cover - a programming error
+
+
+class _Row(dict[Any, Action]):
+    """``Tables.move((*prefix, last))`` by ``last``, memoised: a hit is a plain dict lookup, with
+    no key tuple to build and no method call."""
+
+    def __init__(self, tb: Tables, prefix: tuple[Any, ...]) -> None:
+        super().__init__()
+        self.tb = tb
+        self.prefix = prefix
+
+    def __missing__(self, last: Any) -> Action:
+        action = self[last] = self.tb.move((*self.prefix, last))
+        return action
+
+
+class _PlayRows(dict[tuple[str, str], _Row]):
+    """``Tables.row(prefix)`` for a (play move kind, recipe id) prefix, as a plain lookup."""
+
+    def __init__(self, tb: Tables) -> None:
+        super().__init__()
+        self.tb = tb
+
+    def __missing__(self, prefix: tuple[str, str]) -> _Row:
+        row = self[prefix] = self.tb.row(prefix)
+        return row
 
 
 _TABLES: dict[int, Tables] = {}
@@ -173,10 +217,8 @@ def legal_actions(state: JamState, seat: int) -> ActionList:
     if step == "play":
         return play_actions(state, seat)
     if step == "pay":
-        return ActionList(
-            _act(f"pay {tb.label[c]} to the basket", pick=c)
-            for c in _distinct(tb.label, state.hands[seat])
-        )
+        pay = tb.row(("pay",))
+        return ActionList(pay[c] for c in _distinct(tb.label, state.hands[seat]))
     return ActionList()
 
 
@@ -221,29 +263,65 @@ def _trade_actions(state: JamState, seat: int) -> ActionList:
     if t["stage"] == "respond":
         return ActionList(_ACCEPT_REFUSE)
     partner = t["partner"]
-    acts = ActionList()
+    mine = _bundle_moves(state, "mine", seat, t["mine"])
+    theirs = _bundle_moves(state, "theirs", partner, t["theirs"])
     if t["mine"] or t["theirs"]:
-        acts.append(_PROPOSE)
-    acts.append(_CANCEL)
-    acts += _bundle_moves(state, "mine", seat, t["mine"])
-    acts += _bundle_moves(state, "theirs", partner, t["theirs"])
-    return acts
+        return ActionList((_PROPOSE, _CANCEL, *mine, *theirs))
+    return ActionList((_CANCEL, *mine, *theirs))
 
 
 def _bundle_moves(state: JamState, side: str, owner: int, chosen: list[str]) -> list[Action]:
-    """The moves adding one recipe to a side of the proposal, memoised for the proposal (no made
-    recipe changes hands while it is built; a new proposal starts with a new memo)."""
-    key = (side, owner, chosen[-1] if chosen else None)
+    """The moves adding one recipe to a side of the proposal (what ``bundle_candidates`` lists).
+
+    The owner's recipes in bundle order come from ``_side_table``; the candidates after the last
+    chosen recipe are that recipe's successor (the next copy, or the next card) followed by the
+    first copy of every later card, which two list slices give without sorting or deduplicating.
+    """
+    ranks, acts, run, firsts = _side_table(state, side, owner)
+    if not chosen:
+        return firsts
+    i = bisect_right(ranks, state.tb.rank[chosen[-1]])
+    if i == len(ranks):
+        return []
+    return [acts[i], *firsts[run[i] + 1 :]]
+
+
+SideTable = tuple[list[int], list[Action], list[int], list[Action]]
+
+
+def _side_table(state: JamState, side: str, owner: int) -> SideTable:
+    """(ranks, add moves, run index, first move of each run) of the owner's made recipes sorted
+    in bundle order, a run being the copies of one card. Memoised for the proposal: no made
+    recipe changes hands while it is built, and a new proposal starts with a new memo. (Not
+    kept longer: a store of them across proposals hardly ever hits in a new game, and its many
+    long-lived lists make every full garbage collection slower.)"""
+    key = (side, owner)
     memo = state.bundle_memo
     hit = memo.get(key)
     if hit is None:
-        move = state.tb.move
-        if side == "mine":
-            hit = [move(("mine", c)) for c in bundle_candidates(state, owner, chosen)]
-        else:
-            hit = [move(("theirs", owner, c)) for c in bundle_candidates(state, owner, chosen)]
-        memo[key] = hit
+        made = [r["card"] for r in state.made[owner]]
+        hit = memo[key] = _build_side_table(state.tb, side, owner, made)
     return hit
+
+
+def _build_side_table(tb: Tables, side: str, owner: int, made: list[str]) -> SideTable:
+    rank, label = tb.rank, tb.label
+    row = tb.row(("mine",) if side == "mine" else ("theirs", owner))
+    ranks: list[int] = []
+    acts: list[Action] = []
+    run: list[int] = []
+    firsts: list[Action] = []
+    previous = None
+    for cid in sorted(made, key=rank.__getitem__):
+        action = row[cid]
+        ranks.append(rank[cid])
+        acts.append(action)
+        name = label[cid]
+        if name != previous:
+            firsts.append(action)
+            previous = name
+        run.append(len(firsts) - 1)
+    return ranks, acts, run, firsts
 
 
 def bundle_candidates(state: JamState, owner: int, chosen: list[str]) -> list[str]:
@@ -271,12 +349,14 @@ def bundle_candidates(state: JamState, owner: int, chosen: list[str]) -> list[st
 
 
 def play_actions(state: JamState, seat: int) -> ActionList:
-    """Every distinct way to play one card: jam, pie, fruit salad, or an ingredient to the basket."""
+    """Every distinct way to play one card: jam, pie, fruit salad, or an ingredient to the basket.
+
+    Each recipe's moves come from its row of memoised moves (``Tables.play_rows``), looked up
+    once per recipe rather than by a key built per move.
+    """
     tb = state.tb
     label, kind, top, bottom = tb.label, tb.kind, tb.top, tb.bottom
-    memo = tb.moves
-    get = memo.get
-    build = tb.move
+    rows = tb.play_rows
     hand = _distinct(label, state.hands[seat])
     # the distinct basket cards, and the same grouped by ingredient half, in one pass
     basket: list[str] = []
@@ -302,19 +382,24 @@ def play_actions(state: JamState, seat: int) -> ActionList:
         k = kind[rid]
         if k == JAM:
             t = top[rid]
-            for iid in basket if t == PINECONE else by_bottom.get(t, ()):
-                key = ("jam-hand", rid, iid)
-                add(get(key) or build(key))
+            fits = basket if t == PINECONE else by_bottom.get(t)
+            if fits:
+                row = rows["jam-hand", rid]
+                for iid in fits:
+                    add(row[iid])
         elif k == PIE:
-            t = top[rid]
-            for jid, jt in jam_tops:
-                if jt in (t, PINECONE):
-                    key = ("pie-hand", rid, jid)
-                    add(get(key) or build(key))
+            if jam_tops:
+                t = top[rid]
+                row = rows["pie-hand", rid]
+                for jid, jt in jam_tops:
+                    if jt in (t, PINECONE):
+                        add(row[jid])
         elif k == SALAD:
-            for combo in _salad_combos(tb.fruits[rid], by_bottom):
-                key = ("salad", rid, combo)
-                add(get(key) or build(key))
+            combos = _salad_combos(tb.fruits[rid], by_bottom)
+            if combos:
+                row = rows["salad", rid]
+                for combo in combos:
+                    add(row[combo])
     hand_by_bottom: dict[str, list[str]] = {}
     for iid in hand:
         b = bottom[iid]
@@ -328,18 +413,20 @@ def play_actions(state: JamState, seat: int) -> ActionList:
         if k == JAM:
             t = top[rid]
             # pinecone jam: any hand card with an ingredient half, in hand order
-            for iid in hand_by_bottom.get(t, ()) if t != PINECONE else _with_bottom(hand, bottom):
-                key = ("jam-basket", rid, iid)
-                add(get(key) or build(key))
-        elif k == PIE:
+            fits = hand_by_bottom.get(t) if t != PINECONE else _with_bottom(hand, bottom)
+            if fits:
+                row = rows["jam-basket", rid]
+                for iid in fits:
+                    add(row[iid])
+        elif k == PIE and jam_tops:
             t = top[rid]
+            row = rows["pie-basket", rid]
             for jid, jt in jam_tops:
                 if jt in (t, PINECONE):
-                    key = ("pie-basket", rid, jid)
-                    add(get(key) or build(key))
+                    add(row[jid])
+    put = tb.row(("put",))
     for cid in hand:
-        key = ("put", cid)
-        add(get(key) or build(key))
+        add(put[cid])
     return acts
 
 

@@ -111,7 +111,7 @@ class JamState(State):
         self._chance_cache: tuple[int, Finite | Shuffle] | None = None
         self._score_cache: tuple[int, list[Breakdown]] | None = None
         self._clockwise = [Seating(n).clockwise(s) for s in range(n)]
-        self.bundle_memo: dict[tuple[Any, ...], list[Action]] = {}  # see moves._bundle_moves
+        self.bundle_memo: dict[tuple[str, int], moves.SideTable] = {}  # see moves._side_table
 
     # -- helpers ----------------------------------------------------------------------------
     def card(self, card_id: str) -> Card:

@@ -42,3 +42,27 @@ def test_clone_is_independent_of_the_original() -> None:
         step(clone, agents)
     assert clone.digest() != before
     assert state.digest() == before and state.legal_actions() == legal
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 4))
+def test_bundle_moves_are_the_bundle_candidates(seed: int, players: int) -> None:
+    """The trade moves sliced from the per-proposal tables offer exactly the recipes
+    ``bundle_candidates`` lists (one per distinct card, after the last one chosen), in order."""
+    from card_games.the_jam.moves import bundle_candidates
+
+    params = GAME.validate_params({"players": players, "variant": "standard"})
+    state = GAME.new_initial_state(params, seed=seed)
+    agents = [RandomAgent(s, GAME) for s in range(players)]
+    checked = 0
+    while not state.is_terminal():
+        trade = state.trade
+        if trade is not None and trade["stage"] == "build" and not state.pending:
+            legal = state.legal_actions()
+            mine = [a["pick"] for a in legal if a.get("trade") == "mine"]
+            theirs = [a["pick"] for a in legal if a.get("trade") == "theirs"]
+            assert mine == bundle_candidates(state, state.active, trade["mine"])
+            assert theirs == bundle_candidates(state, trade["partner"], trade["theirs"])
+            checked += 1
+        step(state, agents)
+    assert checked > 0
