@@ -7,13 +7,12 @@ Cards are strings ``"<character>.<colour>.<n>"``; a card's *kind* is ``"<charact
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from card_games.data import read_card_toml
 from jamsumo_sim.errors import UserError
 
 DATA_VERSION = 1
@@ -169,18 +168,5 @@ def parse_cards(data: Mapping[str, Any], source: str) -> Deck:
 
 def load_cards(path: str | Path | None = None) -> Deck:
     """Read ``cards.toml`` (the packaged one unless ``path`` is given) and validate it."""
-    if path is None:
-        node = resources.files("card_games.jellyfish") / "cards.toml"
-        source = "card_games/jellyfish/cards.toml"
-        text = node.read_text(encoding="utf-8")
-    else:
-        source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise _fail(source, f"cannot read: {exc.strerror or exc}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _fail(source, f"not valid TOML: {exc}") from None
+    data, source = read_card_toml("card_games.jellyfish", path)
     return parse_cards(data, source)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from card_games.data import read_card_toml
 from jamsumo_sim.errors import UserError
 
 KITTY = "kitty"
@@ -228,17 +227,5 @@ def parse_catalog(data: dict[str, Any], source: str) -> Catalog:
 
 def load_catalog(path: str | Path | None = None) -> Catalog:
     """Load the packaged ``cards.toml`` (or another file, for tests of a broken copy)."""
-    if path is None:
-        resource = resources.files("card_games.jumble_jam") / "cards.toml"
-        source, text = "card_games/jumble_jam/cards.toml", resource.read_text(encoding="utf-8")
-    else:
-        source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise _fail(source, f"cannot read: {exc}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _fail(source, f"not valid TOML: {exc}") from None
+    data, source = read_card_toml("card_games.jumble_jam", path)
     return parse_catalog(data, source)

@@ -7,14 +7,13 @@ rules and the bot's deduction cheap; names are only for people.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from card_games.data import read_card_toml
 from jamsumo_sim.errors import UserError
 
 DATA_FILE = "cards.toml"
@@ -234,20 +233,7 @@ def _parse_tokens(raw: Any, accessories: list[str], where: str) -> tuple[Token, 
 
 def load_components(path: str | Path | None = None) -> Components:
     """Read the data file (default: the packaged ``cards.toml``)."""
-    if path is None:
-        source = resources.files("card_games.jumblejack") / DATA_FILE
-        where = f"card_games/jumblejack/{DATA_FILE}"
-    else:
-        source = Path(path)
-        where = str(path)
-    try:
-        text = source.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise _fail(where, f"cannot read: {exc}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _fail(where, f"not valid TOML: {exc}") from None
+    data, where = read_card_toml("card_games.jumblejack", path, DATA_FILE)
     return parse_components(data, where)
 
 

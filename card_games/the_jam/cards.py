@@ -7,14 +7,13 @@ that no longer adds up fails at start-up with one clear line naming the file and
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from card_games.data import read_card_toml
 from jamsumo_sim.errors import UserError
 
 # Rulebook totals (known, not assumed): 72 game cards incl. the Bear and the Young man, 12 task
@@ -324,25 +323,13 @@ def load_cards(path: str | Path | None = None) -> CardSet:
     """Load and validate a card file (default: the packaged ``cards.toml``)."""
     if path is None:
         return _packaged()
-    where = str(path)
-    try:
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-    except FileNotFoundError:
-        raise UserError(f"{where}: no such file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{where}: not valid TOML: {exc}") from None
+    data, where = read_card_toml("card_games.the_jam", path)
     return parse_cards(data, where)
 
 
 @cache
 def _packaged() -> CardSet:
-    ref = resources.files("card_games.the_jam") / "cards.toml"
-    where = "card_games/the_jam/cards.toml"
-    try:
-        data = tomllib.loads(ref.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{where}: not valid TOML: {exc}") from None
+    data, where = read_card_toml("card_games.the_jam")
     return parse_cards(data, where)
 
 
