@@ -23,7 +23,6 @@ from jamsumo_sim.board import board_to_dict, load_board
 from jamsumo_sim.errors import IllegalAction, UserError
 from jamsumo_sim.params import PhysicsParams
 from jamsumo_sim.turnloop import Action, get_game, read_json_file, write_json_atomic
-from jamsumo_sim.turnloop.driver import count_turns
 
 REPLAY_KIND = "jamsumo-replay"
 SCHEMA_VERSION = 1
@@ -68,7 +67,7 @@ def _result(state: Any) -> dict[str, Any]:
         "totals": state.totals(),
         "returns": state.returns(),
         "winner": state.winners(),
-        "turns": count_turns(state),
+        "turns": state.turns_played(),
     }
 
 

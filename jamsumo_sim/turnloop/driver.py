@@ -90,7 +90,7 @@ def agent_key(state: State, seat: int) -> int:
     return _splitmix64(_agent_prefix(state.seed, seat) ^ (len(state.history) & _MASK64))
 
 
-def seat_view(state: State, seat: int, game: Game | None = None) -> SeatView:
+def seat_view(state: State, seat: int) -> SeatView:
     """What the agent at ``seat`` gets to see now."""
     return SeatView(state, seat)
 
@@ -114,11 +114,6 @@ def step(state: State, agents: Sequence[Agent]) -> dict[str, Any]:
         action, legal = _ask(agents[player], state, player)
         state.apply_action(action, known_legal=legal)  # raises IllegalAction with the reason
     return state.history[-1]
-
-
-def count_turns(state: State) -> int:
-    """Turns played (the game's own count; by default every player decision)."""
-    return state.turns_played()
 
 
 def play(
@@ -168,6 +163,6 @@ def play(
         state=state,
         returns=state.returns() if finished else [],
         winners=state.winners() if finished else [],
-        turns=count_turns(state),
+        turns=state.turns_played(),
         stopped=stopped,
     )

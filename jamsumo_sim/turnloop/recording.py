@@ -12,7 +12,6 @@ from typing import Any
 
 from jamsumo_sim import __version__
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.turnloop.driver import count_turns
 from jamsumo_sim.turnloop.serialize import read_json_file, state_from_json, write_json_atomic
 from jamsumo_sim.turnloop.state import State
 
@@ -40,7 +39,7 @@ def result_summary(state: State) -> dict[str, Any]:
     return {
         "scores": state.returns(),
         "winner": state.winners(),
-        "turns": count_turns(state),
+        "turns": state.turns_played(),
     }
 
 

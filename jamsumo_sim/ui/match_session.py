@@ -151,7 +151,7 @@ class MatchSession(Session):
     def bot_action(self) -> Any:
         seat = self.to_move()
         assert seat is not None and seat in self.agents
-        view = seat_view(self.state, seat, self.game)
+        view = seat_view(self.state, seat)
         return self.agents[seat].act(view)
 
     # --- display --------------------------------------------------------------------------------

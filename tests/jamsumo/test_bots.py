@@ -23,7 +23,7 @@ def test_random_bot_flicks_are_legal_and_varied() -> None:
     bot = RandomBot(0, state.game)
     actions = []
     for k in range(6):
-        view = seat_view(state, 0, state.game)
+        view = seat_view(state, 0)
         view.rng = np.random.default_rng(k)
         action = bot.act(view)
         assert state.is_legal(0, action)
@@ -35,7 +35,7 @@ def test_random_bot_flicks_are_legal_and_varied() -> None:
 def test_random_bot_aims_at_opponents_in_sumo() -> None:
     state = new_state("sumo", rounds=1)
     settle_marker(state, 0)
-    view = seat_view(state, 0, state.game)
+    view = seat_view(state, 0)
     action = RandomBot(0, state.game).act(view)
     spec = read_flick(action)
     # red's corner is south-west, blue's north-east: the aim points up and to the right (±wide error)
@@ -70,7 +70,7 @@ def test_planner_picks_a_hole_shot_when_one_is_there() -> None:
     state = new_state("jam", rounds=1)
     settle_marker(state, 0)
     bot = PlannerBot(0, state.game, aim_sigma_deg=0.0, speed_sigma=0.0, samples=1)
-    action = bot.act(seat_view(state, 0, state.game))
+    action = bot.act(seat_view(state, 0))
     state.apply_action(action)
     assert state.where[read_flick(action).die] == "holed"
     assert bot.simulated > 0

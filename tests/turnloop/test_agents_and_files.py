@@ -38,7 +38,7 @@ def test_console_agent_reprompts_until_a_legal_choice() -> None:
     state = _bid_state()
     out = io.StringIO()
     agent = ConsoleAgent(0, GAME, stdin=io.StringIO("7\nbogus\nra\n"), stdout=out)
-    action = agent.act(seat_view(state, 0, GAME))
+    action = agent.act(seat_view(state, 0))
     assert action.name == "raise to 1"
     text = out.getvalue()
     assert "There is no move 7" in text and "'bogus' is not a legal move" in text
@@ -48,10 +48,10 @@ def test_console_agent_reprompts_until_a_legal_choice() -> None:
 def test_console_agent_number_and_quit_on_end_of_input() -> None:
     state = _bid_state()
     agent = ConsoleAgent(0, GAME, stdin=io.StringIO("1\n"), stdout=io.StringIO())
-    assert agent.act(seat_view(state, 0, GAME)).name == "pass"
+    assert agent.act(seat_view(state, 0)).name == "pass"
     agent = ConsoleAgent(0, GAME, stdin=io.StringIO(""), stdout=io.StringIO())
     with pytest.raises(QuitRequest):
-        agent.act(seat_view(state, 0, GAME))
+        agent.act(seat_view(state, 0))
 
 
 def test_quitting_saves_and_the_save_resumes(tmp_path: Path) -> None:
@@ -134,7 +134,7 @@ def test_hot_seat_hides_each_view_from_the_next_person() -> None:
     state = _bid_state()
     out = io.StringIO()
     agent = ConsoleAgent(0, GAME, stdin=io.StringIO("\n1\n"), stdout=out, handover=True)
-    assert agent.act(seat_view(state, 0, GAME)).name == "pass"
+    assert agent.act(seat_view(state, 0)).name == "pass"
     text = out.getvalue()
     hand = " ".join(state.hands[0])
     pause = text.index("pass the terminal to seat 0")

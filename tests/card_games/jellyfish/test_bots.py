@@ -10,7 +10,7 @@ from tests.card_games.jellyfish.helpers import A2, A, B, C, D, build, draw, labe
 
 def smart_move(state) -> str:
     seat = state.current_player()
-    return SmartAgent(seat, GAME).act(seat_view(state, seat, GAME)).name
+    return SmartAgent(seat, GAME).act(seat_view(state, seat)).name
 
 
 def test_smart_gives_away_a_card_where_it_completes_no_set() -> None:

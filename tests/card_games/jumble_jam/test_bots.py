@@ -54,7 +54,7 @@ def _orders_turn(hand: list[str], die: str, orders: tuple[str, ...]):
     to_orders_phase(state)
     seat = state.turns.seat
     set_hand(state, seat, hand)
-    return state, seat, SmartAgent(seat, GAME), lambda: seat_view(state, seat, GAME)
+    return state, seat, SmartAgent(seat, GAME), lambda: seat_view(state, seat)
 
 
 def test_smart_prefers_the_exact_fill_with_fewest_and_cheapest_cards() -> None:

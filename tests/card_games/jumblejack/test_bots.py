@@ -14,7 +14,7 @@ from tests.card_games.jumblejack.test_rules import run_to_final
 
 def smart_move(state: JumbleJackState, seat: int | None = None) -> Action:
     seat = state.current_player() if seat is None else seat
-    return SmartAgent(seat, GAME).act(seat_view(state, seat, GAME))
+    return SmartAgent(seat, GAME).act(seat_view(state, seat))
 
 
 def test_candidates_follow_truthful_statements_only() -> None:

@@ -28,7 +28,7 @@ def test_smart_beats_its_share_with_three_players() -> None:
 
 
 def _choose(state, seat: int):
-    view = seat_view(state, seat, GAME)
+    view = seat_view(state, seat)
     return SmartAgent(seat, GAME).act(view)
 
 
@@ -121,8 +121,8 @@ def test_smart_is_stateless_and_deterministic_per_view() -> None:
     while st.is_chance_node():
         st.apply_action(st.chance_outcomes().sample(chance_rng(st)))
     seat = st.current_player()
-    first = SmartAgent(seat, GAME).act(seat_view(st, seat, GAME))
-    again = SmartAgent(seat, GAME).act(seat_view(st.clone(), seat, GAME))
+    first = SmartAgent(seat, GAME).act(seat_view(st, seat))
+    again = SmartAgent(seat, GAME).act(seat_view(st.clone(), seat))
     assert first == again and first in st.legal_actions()
 
 
