@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -269,6 +269,25 @@ def _num(
     return v
 
 
+def _parse_list(
+    raw: Mapping[str, Any],
+    std: Mapping[str, Any],
+    key: str,
+    origin: str,
+    build: Callable[[Mapping[str, Any], int, str], Any],
+) -> list[Any]:
+    """Build one value per entry of the list ``key`` (the standard board's when ``raw`` has none);
+    a missing field is a one-line error naming the entry."""
+    out = []
+    for i, item in enumerate(_items(raw.get(key, std.get(key, [])), key, origin)):
+        where = f"{origin}: {key}[{i}]"
+        try:
+            out.append(build(item, i, where))
+        except KeyError as exc:
+            raise UserError(f"{where}: missing {exc.args[0]!r}") from None
+    return out
+
+
 def _items(raw: Any, key: str, origin: str) -> list[dict]:
     if not isinstance(raw, list) or not all(isinstance(x, Mapping) for x in raw):
         raise UserError(f"{origin}: {key} must be a list of tables")
@@ -316,55 +335,36 @@ def _build(raw: Mapping[str, Any], std: Mapping[str, Any], origin: str) -> Board
     if dish > 0 and dish_r <= hole / 2:
         raise UserError(f"{origin}: dish_radius must exceed the hole's radius")
 
-    platforms = []
-    for i, p in enumerate(
-        _items(raw.get("platforms", std.get("platforms", [])), "platforms", origin)
-    ):
-        where = f"{origin}: platforms[{i}]"
-        try:
-            platforms.append(
-                Platform(
-                    name=str(p.get("name", f"platform-{i}")),
-                    x=_num(p["x"], "x", where),
-                    y=_num(p["y"], "y", where),
-                    width=_num(p["width"], "width", where, positive=True),
-                    depth=_num(p["depth"], "depth", where, positive=True),
-                    height=_num(p["height"], "height", where, positive=True),
-                )
-            )
-        except KeyError as exc:
-            raise UserError(f"{where}: missing {exc.args[0]!r}") from None
-    areas = []
-    for i, a in enumerate(
-        _items(raw.get("sumo_areas", std.get("sumo_areas", [])), "sumo_areas", origin)
-    ):
-        where = f"{origin}: sumo_areas[{i}]"
-        try:
-            areas.append(
-                SumoArea(
-                    name=str(a.get("name", f"area-{i}")),
-                    x=_num(a["x"], "x", where),
-                    y=_num(a["y"], "y", where),
-                    width=_num(a["width"], "width", where, positive=True),
-                    depth=_num(a["depth"], "depth", where, positive=True),
-                )
-            )
-        except KeyError as exc:
-            raise UserError(f"{where}: missing {exc.args[0]!r}") from None
-    legs = []
-    for i, leg in enumerate(_items(raw.get("legs", std.get("legs", [])), "legs", origin)):
-        where = f"{origin}: legs[{i}]"
-        try:
-            legs.append(
-                Leg(
-                    name=str(leg.get("name", f"leg-{i}")),
-                    x=_num(leg["x"], "x", where),
-                    y=_num(leg["y"], "y", where),
-                    height=_num(leg["height"], "height", where, nonneg=True),
-                )
-            )
-        except KeyError as exc:
-            raise UserError(f"{where}: missing {exc.args[0]!r}") from None
+    def platform(p: Mapping[str, Any], i: int, where: str) -> Platform:
+        return Platform(
+            name=str(p.get("name", f"platform-{i}")),
+            x=_num(p["x"], "x", where),
+            y=_num(p["y"], "y", where),
+            width=_num(p["width"], "width", where, positive=True),
+            depth=_num(p["depth"], "depth", where, positive=True),
+            height=_num(p["height"], "height", where, positive=True),
+        )
+
+    def area(a: Mapping[str, Any], i: int, where: str) -> SumoArea:
+        return SumoArea(
+            name=str(a.get("name", f"area-{i}")),
+            x=_num(a["x"], "x", where),
+            y=_num(a["y"], "y", where),
+            width=_num(a["width"], "width", where, positive=True),
+            depth=_num(a["depth"], "depth", where, positive=True),
+        )
+
+    def leg(g: Mapping[str, Any], i: int, where: str) -> Leg:
+        return Leg(
+            name=str(g.get("name", f"leg-{i}")),
+            x=_num(g["x"], "x", where),
+            y=_num(g["y"], "y", where),
+            height=_num(g["height"], "height", where, nonneg=True),
+        )
+
+    platforms = _parse_list(raw, std, "platforms", origin, platform)
+    areas = _parse_list(raw, std, "sumo_areas", origin, area)
+    legs = _parse_list(raw, std, "legs", origin, leg)
     if len(legs) != 3:
         raise UserError(f"{origin}: a tripod needs exactly 3 legs, got {len(legs)}")
 
