@@ -108,6 +108,19 @@ def test_slide_and_spin_stop_together(flat_board, params, angle, ratio):
     assert math.hypot(w.state("a").x, w.state("a").y) > v0**2 / (2 * p.mu_board * p.gravity)
 
 
+def _terminal_ratio(w: World, a: float, max_steps: int) -> float | None:
+    """v / (omega a/2) of die "a" once it slides slower than 2 mm/s (None if a motion stopped first)."""
+    while w.steps < max_steps:
+        w.step()
+        s = w.state("a")
+        v = math.hypot(s.vx, s.vy)
+        if v == 0 or s.omega == 0:
+            return None
+        if v < 0.002:
+            return v / (abs(s.omega) * a / 2)
+    return None
+
+
 @pytest.mark.parametrize("angle", [0.0, 0.3, math.pi / 4])
 def test_sharp_cube_terminal_ratio(flat_board, params, angle):
     """Sharp full patch: v/(w a/2) tends to a finite value in [0.69, 0.76] (physics.md s2 item 4)."""
@@ -115,16 +128,7 @@ def test_sharp_cube_terminal_ratio(flat_board, params, angle):
     a = p.die_size
     w = World(flat_board, p)
     w.add_die("a", 0.0, 0.0, angle=angle, face=1, vx=1.0, omega=1.0 / (a / 2))
-    ratio = None
-    while w.steps < 10000:
-        w.step()
-        s = w.state("a")
-        v = math.hypot(s.vx, s.vy)
-        if v == 0 or s.omega == 0:
-            break
-        if v < 0.002:
-            ratio = v / (abs(s.omega) * a / 2)
-            break
+    ratio = _terminal_ratio(w, a, max_steps=10000)
     assert ratio is not None
     assert 0.69 <= ratio <= 0.76
 
@@ -135,16 +139,7 @@ def test_small_patch_terminal_ratio_falls(flat_board, params):
     a = p.die_size
     w = World(flat_board, p)
     w.add_die("a", 0.0, 0.0, face=1, vx=1.0, omega=1.0 / (a / 2))
-    ratio = None
-    while w.steps < 20000:
-        w.step()
-        s = w.state("a")
-        v = math.hypot(s.vx, s.vy)
-        if v == 0 or s.omega == 0:
-            break
-        if v < 0.002:
-            ratio = v / (abs(s.omega) * a / 2)
-            break
+    ratio = _terminal_ratio(w, a, max_steps=20000)
     assert ratio is None or ratio < 0.5
 
 
