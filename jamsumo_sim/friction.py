@@ -16,6 +16,9 @@ kinetic one).  A die at rest stays exactly at rest while the in-plane surface fo
 lies inside the static limit |F| <= mu_s N, i.e. tan(slope) < mu_s; beyond it the die starts to slide
 with kinetic friction.  Velocities are staggered half a step (leapfrog: a fresh launch gets a half
 kick first), so a constant deceleration gives the exact stop distance v0^2/(2 mu g) for any dt.
+
+These numpy functions state the laws; the World runs the same laws compiled
+(:mod:`jamsumo_sim.step_kernels`), and ``tests/physics/test_step_kernels.py`` checks the two agree.
 """
 
 from __future__ import annotations
@@ -129,70 +132,23 @@ def friction_kick(
     return v1, w1
 
 
-def kinetic_kick(v, w, theta, accel, normal, h, *, mass, inertia, mu_k, points):
-    """:func:`friction_kick` for dice that all move (v or w nonzero); no static branch needed."""
-    return _kinetic(v, w, theta, accel, normal, h, mass, inertia, mu_k, points)
-
-
 def _take(x, idx):
     return x[idx] if isinstance(x, np.ndarray) and x.ndim else x
 
 
-def _kinetic(
-    v, w, theta, accel, normal, h, mass, inertia, mu_k, points, points_conj=None, mass_inertia=None
-):
-    """Explicit kinetic kick; components it would reverse stop (both: the die sticks).
-
-    The step's hot spot, kept to few numpy calls: the patch integral is done in the die's body
-    frame (slip speeds are rotation invariant), so the (n, K) patch points are never rotated.
-
-    Bit-exactness: every value is computed as in the plain expressions in the comments (same
-    operations, operands in the same order).  For speed the ufuncs are called directly (a Python
-    scalar on the left of an operator costs a failed reflected call) and temporaries are reused
-    (``out=``) only for real operations and complex additions: numpy's in-place complex
-    multiply/divide may take another (scalar vs SIMD/FMA) loop and change the last bit.
-    """
-    mul, add, sub = np.multiply, np.add, np.subtract
-    rot = np.exp(mul(1j, theta))  # exp(1j * theta)
-    # ub = (v * rot.conj())[:, None] + (1j * w)[:, None] * points: body-frame point velocities
-    ub = mul(mul(1j, w)[:, None], points)
-    add(ub, mul(v, np.conjugate(rot))[:, None], out=ub)
-    # t = ub / max(|ub|, 1e-300): unit slip directions (0 where u = 0)
-    mag = np.abs(ub)
-    np.maximum(mag, 1e-300, out=mag)
-    t = np.divide(ub, mag)
-    # c = mu_k * normal * h / K: impulse per unit mass and quadrature point
-    if isinstance(normal, np.ndarray):
-        # (a float divisor converts faster than an int; same value)
-        c = np.divide(mul(mul(mu_k, normal), h), float(points.shape[0]))
-    else:
-        c = mu_k * normal * h / points.shape[0]
-    if mass_inertia is not None and isinstance(c, np.ndarray) and c.ndim == 1:
-        # c / mass and c / inertia in one call; mass_inertia = [[mass], [inertia]] gives two
-        # contiguous rows
-        c_mass, c_inertia = np.divide(c, mass_inertia)
-    else:
-        c_mass, c_inertia = c / mass, c / inertia
-    # vn = v - (t.sum(axis=1) * rot) * (c / mass)
-    f = mul(mul(add.reduce(t, axis=1), rot), c_mass)
-    vn = sub(v, f, out=f)
+def _kinetic(v, w, theta, accel, normal, h, mass, inertia, mu_k, points):
+    """Explicit kinetic kick; components it would reverse stop (both: the die sticks).  The patch
+    integral runs in the die's body frame (slip speeds are rotation invariant)."""
+    rot = np.exp(1j * theta)
+    ub = (v * rot.conj())[:, None] + (1j * w)[:, None] * points  # body-frame point velocities
+    t = ub / np.maximum(np.abs(ub), 1e-300)  # unit slip directions (0 where u = 0)
+    c = mu_k * normal * h / points.shape[0]  # impulse per quadrature point
+    vn = v - (t.sum(axis=1) * rot) * (c / mass)
     if accel is not None:
-        add(vn, mul(accel, h), out=vn)  # vn += accel * h
-    # wn = w - (points.conj() * t).imag.sum(axis=1) * (c / inertia): (r x t)_z = Im(conj(r) t)
-    if points_conj is None:
-        points_conj = points.conj()
-    lever = add.reduce(mul(points_conj, t).imag, axis=1)
-    wn = sub(w, mul(lever, c_inertia, out=lever), out=lever)
-    stop_v = np.less(mul(np.conjugate(v), vn).real, 0.0)  # (v.conj() * vn).real < 0
-    stop_w = np.less(mul(w, wn), 0.0)  # w * wn < 0
-    # (np.count_nonzero: a cheap .any() for boolean arrays)
-    if not np.count_nonzero(np.logical_or(stop_v, stop_w)):
-        return vn, wn  # the common case: nothing stops in this step
-    if np.count_nonzero(stop_w):
-        stop_v |= (v == 0) & stop_w  # a component already at zero stays there
-    if np.count_nonzero(stop_v):
-        stop_w |= (w == 0) & stop_v
-        vn[stop_v] = 0.0
-    if np.count_nonzero(stop_w):
-        wn[stop_w] = 0.0
-    return vn, wn
+        vn = vn + accel * h
+    wn = w - (points.conj() * t).imag.sum(axis=1) * (c / inertia)  # (r x t)_z = Im(conj(r) t)
+    stop_v = (v.conj() * vn).real < 0
+    stop_w = w * wn < 0
+    stop_v |= (v == 0) & stop_w  # a component already at zero stays there
+    stop_w |= (w == 0) & stop_v
+    return np.where(stop_v, 0, vn), np.where(stop_w, 0, wn)

@@ -3,9 +3,10 @@
 One fixed step (:meth:`World.step`):
 
 1. friction kick: coupled patch friction and the surface force (dish slope, board tilt) change every
-   grounded die's velocity, vectorised over all dice (``pymunk.batch`` read/write; resting dice on a
-   flat board cost nothing).  Velocities are leapfrog-staggered: a die launched by a flick first gets
-   a half kick, so constant deceleration integrates exactly;
+   grounded die's velocity, in one compiled pass over all dice (:mod:`jamsumo_sim.step_kernels`; the
+   dice are read and written with ``pymunk.batch``; resting dice on a flat board cost nothing).
+   Velocities are leapfrog-staggered: a die launched by a flick first gets a half kick, so constant
+   deceleration integrates exactly;
 2. ``Space.step`` (``collision_substeps`` times): die-die and die-wall contacts (restitution/friction
    per pair of materials) and the drift; a group of touching dice whose kinetic energy the solver
    increased (it can, by a few per cent, for restitution >~ 0.8) is scaled back to its energy;
@@ -21,9 +22,11 @@ Rest criterion (:meth:`World.at_rest`): no die is falling and every die in play 
 exactly and rebuilds the Space from the rest state (dropping Chipmunk's cached contact impulses), so a
 rest state is canonical: a world restored from :meth:`snapshot` re-simulates bit-identically.
 
-Cost: the per-step work is a fixed handful of numpy calls over the moving dice (resting dice cost
-nothing when no spot of the board is steeper than the static friction angle) plus three
-``pymunk.batch`` calls; see ``benchmarks/bench_physics.py``.
+Cost: per model step, one batch read, one compiled call (screen the state for the edge, the hole and
+rest; kick for the next step), one batch write, and per collision step Chipmunk's step plus a look at
+its cached contacts; Python runs only when something happens (a first contact, a die near the edge or
+the hole, a platform).  About 2x a bare pymunk step at the default dt = 2 ms with 2 collision steps; see
+``benchmarks/bench_physics.py``.
 
 Material pairs: Chipmunk multiplies the two shapes' elasticity (and friction) values.  With the two
 materials here (plastic dice, wooden platform walls; wood never meets wood) the pair table factorises
@@ -38,6 +41,7 @@ import copy as _copy
 import hashlib
 import math
 import struct
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,7 +52,7 @@ import pymunk.batch as pb
 from pymunk._chipmunk import ffi as _ffi
 from pymunk._chipmunk import lib as _lib
 
-from . import errors
+from . import errors, step_kernels
 from .board import BoardSpec, Platform, board_to_dict, load_board
 from .die import Orientation, tumble
 from .events import COLLISION, FLICK, HOLE, OFF_BOARD, PLATFORM, SKIM, TUMBLE, Event
@@ -63,7 +67,7 @@ from .flick import (
     struck_side,
     trip_speed,
 )
-from .friction import _kinetic, friction_kick, patch_points
+from .friction import patch_points
 from .params import PhysicsParams
 from .surface import Surface
 
@@ -171,6 +175,7 @@ class _Die:
     omega: float = 0.0
     body: pymunk.Body | None = field(default=None, repr=False)
     shape: pymunk.Poly | None = field(default=None, repr=False)
+    body_id: int = field(default=-1, repr=False)  # body.id (a cffi call each time it is read)
 
     @property
     def in_space(self) -> bool:
@@ -207,33 +212,63 @@ class World:
         self._flat = self._surface.trivially_flat
         self._half = self.board.half
         self._hole_r = self.board.hole_radius
-        pts = patch_points(p.patch_fraction * p.die_size, p.patch_quadrature)
-        self._pc = pts[:, 0] + 1j * pts[:, 1]
-        self._pc_conj = self._pc.conj()
-        self._mass_inertia = np.array([[p.die_mass], [p.die_inertia]])  # column: see _kinetic
+        # (2, K): x row and y row, each contiguous for the kernel
+        self._pts = np.ascontiguousarray(
+            patch_points(p.patch_fraction * p.die_size, p.patch_quadrature).T
+        )
         self._inertia = p.die_inertia
+        s = self._surface
+        self._prm = step_kernels.step_params(
+            dt=p.dt, mass=p.die_mass, inertia=p.die_inertia, mu_k=p.mu_board, mu_s=p.mu_static,
+            gravity=p.gravity, k_dish=s.k, r_dish=s.r_dish, tilt=(s.tilt[0], s.tilt[1]),
+            flat=self._flat, statics_hold=self._statics_hold, half=self._half,
+            hole_r=self._hole_r, rest_speed=p.rest_speed, rest_spin=p.rest_spin,
+        )  # fmt: skip
         n = p.support_samples
         g = np.linspace(-p.die_size / 2, p.die_size / 2, n)
         gx, gy = np.meshgrid(g, g, indexing="ij")
         self._footprint = np.stack([gx.ravel(), gy.ravel()], axis=1)
         self._half_diag = p.die_size / math.sqrt(2)
+        # Batch buffers backed by numpy arrays of our own, sized in _size_buffers so Chipmunk's
+        # iterators never need to grow them (pymunk would realloc memory it does not own)
         self._buf = pb.Buffer()
         self._rdata = _batch_request(self._buf, _READ_FIELDS)
-        self._rptr = None  # address of the read buffer's float array behind self._rbase
-        self._rbase = None  # (rows, 6) numpy view of it
+        self._rbase = np.zeros((0, 6))  # one (x, y, angle, vx, vy, w) row per body in the Space
+        self._screened = -1  # step_kernels.screen() bits of the current state (-1: not screened)
+        self._pending: tuple[int, float] | None = None  # (dice kicked, energy) of a kick in _wbuf
+        self._nrows = -1  # bodies in the Space when last indexed (sizes the write buffer)
         self._abuf = pb.Buffer()
         self._adata = _batch_request(self._abuf, _ARB_FIELDS)
+        self._arb_ints = np.zeros(0, dtype=np.uintp)  # (body a, body b, first contact) per arbiter
+        self._arb_floats = np.zeros(0)  # (impulse x, impulse y) per arbiter
         self._current = False
         self._dirty = True
         self._unchecked = False
 
-    def _build_space(self) -> None:
-        """(Re)build the pymunk Space from the dice records, in insertion order (canonical)."""
+    def _build_space(self, reuse: bool = False) -> None:
+        """(Re)build the pymunk Space from the dice records, in insertion order (canonical).
+
+        ``reuse``: move the existing bodies and shapes (dice and walls) into the fresh Space instead of
+        making new ones (a tenth of the cost).  A moved body carries nothing a new one would not have:
+        removing its shapes drops its contacts, its bias velocities are reset by every step, and its
+        pose and velocity are the record's; the fresh Space assigns shape ids in the same order.  So
+        both ways give the same Space, bit for bit (tests/physics/test_world.py checks re-simulation).
+        """
         p = self.params
-        for d in self._dice.values():
-            if d.in_space:
-                self._pull(d)
-                d.body = d.shape = None
+        old = self.space if reuse else None
+        moved: list[tuple[pymunk.Body, list[pymunk.Shape]]] = []
+        if old is not None:
+            moved.append((self._walls_body, self._walls))
+            for d in self._dice.values():
+                if d.in_space:
+                    d.shape.filter = _FILTER_HIGH if (d.level or d.straddle) else _FILTER_LOW
+                    moved.append((d.body, [d.shape]))
+            _detach(old, moved)
+        else:
+            for d in self._dice.values():
+                if d.in_space:
+                    self._pull(d)
+                    d.body = d.shape = None
         space = pymunk.Space()
         space.iterations = p.solver_iterations
         space.collision_slop = p.collision_slop
@@ -245,23 +280,36 @@ class World:
         space.gravity = (0.0, 0.0)
         space.damping = 1.0
         self.space = space
-        e_die = math.sqrt(p.restitution)
-        f_die = math.sqrt(p.mu_die)
-        self._e_die, self._f_die = e_die, f_die
-        self._wall_shapes: dict[int, Platform] = {}
-        for plat in self.board.platforms:
-            x0, y0, x1, y1 = plat.bounds
-            wall = pymunk.Poly(space.static_body, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-            wall.elasticity = p.restitution_wood / e_die if e_die > 0 else 0.0
-            wall.friction = p.mu_wood / f_die if f_die > 0 else 0.0
-            wall.filter = pymunk.ShapeFilter(categories=_WALL_CAT, mask=_DIE_CAT)
-            space.add(wall)
-        for d in self._dice.values():
-            if d.status == ON_BOARD:
-                self._add_body(d)
+        if old is not None:
+            _attach(space, moved)
+        else:
+            self._make_walls()
+            # the walls hang on a static body of the World's own, so they can move to a new Space
+            space.add(self._walls_body, *self._walls)
+            for d in self._dice.values():
+                if d.status == ON_BOARD:
+                    self._add_body(d)
         self._canonical = True
         self._dirty = True
         self._current = False
+
+    def _make_walls(self) -> None:
+        """The JAM platforms' side walls: static boxes dice bounce off (or climb, see _maybe_climb)."""
+        p = self.params
+        e_die = math.sqrt(p.restitution)
+        f_die = math.sqrt(p.mu_die)
+        self._e_die, self._f_die = e_die, f_die
+        body = pymunk.Body(body_type=pymunk.Body.STATIC)
+        walls = []
+        for plat in self.board.platforms:
+            x0, y0, x1, y1 = plat.bounds
+            wall = pymunk.Poly(body, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+            wall.elasticity = p.restitution_wood / e_die if e_die > 0 else 0.0
+            wall.friction = p.mu_wood / f_die if f_die > 0 else 0.0
+            wall.filter = pymunk.ShapeFilter(categories=_WALL_CAT, mask=_DIE_CAT)
+            walls.append(wall)
+        self._walls_body = body
+        self._walls = walls
 
     def _add_body(self, d: _Die) -> None:
         p = self.params
@@ -276,7 +324,7 @@ class World:
         shape.friction = self._f_die
         shape.filter = _FILTER_HIGH if (d.level or d.straddle) else _FILTER_LOW
         self.space.add(body, shape)
-        d.body, d.shape = body, shape
+        d.body, d.shape, d.body_id = body, shape, body.id
         self._dirty = True
 
     def _remove_body(self, d: _Die) -> None:
@@ -371,7 +419,7 @@ class World:
         """Between shots (the rules adding, placing or removing dice) keep the Space canonical:
         rebuilt in insertion order with no cached contacts, as after run_until_rest."""
         if not self._canonical and self._resting():
-            self._build_space()
+            self._build_space(reuse=True)
 
     def place_die(
         self, die_id: str, x: float, y: float, angle: float = 0.0, face: int | None = None
@@ -544,72 +592,115 @@ class World:
     # --- stepping --------------------------------------------------------------------------
 
     def _read(self) -> None:
-        """Refresh the per-die arrays from the Space (one batch call) unless they are current."""
+        """Refresh the per-die state view from the Space (one batch call) unless it is current."""
         if self._current and not self._dirty:
             return
         buf = self._buf
         fa = buf._float_arr
         if self._dirty:
-            buf.clear()
+            self._size_buffers()
+            fa.num = 0
+            buf._int_arr.num = 0
             pb.get_space_bodies(self.space, _READ_FIELDS | _BF.BODY_ID, buf)
-            ids = np.frombuffer(buf.int_buf(), dtype=np.uintp)
-            by_id = {d.body.id: d for d in self._dice.values() if d.in_space}
+            ids = np.frombuffer(buf.int_buf(), dtype=np.uintp).tolist()
+            by_id = {d.body_id: d for d in self._dice.values() if d.in_space}
             rows, order = [], []
-            for i, bid in enumerate(ids.tolist()):
+            for i, bid in enumerate(ids):
                 d = by_id.get(bid)
                 if d is not None:
                     rows.append(i)
                     order.append(d)
             self._order = order
-            self._nrows = len(ids)
-            # dice come first in Chipmunk's body array; a plain slice avoids a gather
-            self._rows = slice(0, len(rows)) if rows == list(range(len(rows))) else np.array(rows)
+            self._rows = np.array(rows, dtype=np.intp)
             self._index = {d.id: i for i, d in enumerate(order)}
             self._by_body = by_id
-            self._refresh_flags()
+            self._refresh_flags(len(ids))
             self._dirty = False
         else:
             fa.num = 0
-            buf._int_arr.num = 0
             _lib.cpSpaceEachBody(self.space._space, _GET_BODIES, self._rdata)
-        if self._rbase is None or fa.arr != self._rptr or self._rbase.size != fa.num:
-            # (re)map the C array when it moved or changed size (it can grow in place, so the
-            # address alone does not tell); the view must always cover exactly ``fa.num`` values
-            self._rptr = fa.arr
-            self._rbase = np.frombuffer(_ffi.buffer(fa.arr, 8 * fa.num), dtype=np.float64).reshape(
-                self._nrows, 6
-            )
-        # one contiguous row per field (numpy is slower on strided columns); same values
-        data = np.ascontiguousarray(self._rbase[self._rows].T)
-        self._pos = data[0:2].T  # (n, 2) view
-        self._ang = data[2]
-        self._vc = np.add(data[3], np.multiply(1j, data[4]))  # x + 1j * y, as it always was
-        self._w = data[5]
         self._current = True
+        self._screened = -1  # screen() has not looked at this state yet
+        self._pending = None  # nor has the kick
+
+    def _size_buffers(self) -> None:
+        """Give the batch iterators numpy buffers large enough for this Space: 6 floats per body; per
+        pair of shapes (a Space caches at most one contact arbiter per pair) 3 ints and 2 floats."""
+        n_bodies = len(self.space._bodies) + 1
+        if self._rbase.shape[0] < n_bodies:
+            self._rbase = np.zeros((n_bodies + 8, 6))
+            self._buf.set_float_buf(self._rbase.reshape(-1))
+        n_shapes = len(self.space._shapes)
+        pairs = n_shapes * (n_shapes - 1) // 2 + 1
+        if len(self._arb_floats) < 2 * pairs + 8:
+            pairs += 64
+            self._arb_ints = np.zeros(3 * pairs + 8, dtype=np.uintp)
+            self._arb_floats = np.zeros(2 * pairs + 8)
+            self._abuf.set_int_buf(self._arb_ints)
+            self._abuf.set_float_buf(self._arb_floats)
+
+    # Per-die views of the state read last (die i = row self._rows[i]); for the Python-side
+    # bookkeeping, which touches a few dice now and then.
+    @property
+    def _pos(self) -> np.ndarray:
+        return self._rbase[self._rows, 0:2]
+
+    @property
+    def _ang(self) -> np.ndarray:
+        return self._rbase[self._rows, 2]
+
+    @property
+    def _vc(self) -> np.ndarray:
+        st = self._rbase[self._rows]
+        return st[:, 3] + 1j * st[:, 4]
+
+    @property
+    def _w(self) -> np.ndarray:
+        return self._rbase[self._rows, 5]
+
+    @property
+    def _pre_vc(self) -> np.ndarray:
+        """Velocities after this step's friction kick, before its collisions."""
+        out = self._wbuf[self._rows]
+        return out[:, 0] + 1j * out[:, 1]
+
+    @property
+    def _pre_w(self) -> np.ndarray:
+        return self._wbuf[self._rows, 2]
 
     @property
     def _vel(self) -> np.ndarray:
-        return np.stack([self._vc.real, self._vc.imag], axis=1)
+        return self._rbase[self._rows, 3:5]
 
-    def _refresh_flags(self) -> None:
+    def _refresh_flags(self, nrows: int) -> None:
+        """Per-die flags for the kernels, from the dice records (after any change of status)."""
         order = self._order
-        grounded = np.array([d.fall_time is None for d in order], dtype=bool)
-        self._grounded = grounded
-        self._all_grounded = bool(grounded.all())
-        self._grounded_idx = np.flatnonzero(grounded)
-        self._low = np.array([d.level is None for d in order], dtype=bool)
-        self._all_low = bool(self._low.all())
-        self._fresh = np.array([d.fresh for d in order], dtype=bool)
-        self._any_fresh = bool(self._fresh.any())
-        self._special_arr = np.array(
-            [bool(d.straddle or d.level or d.riding or d.fall_time is not None) for d in order],
-            dtype=bool,
+        grounded, low = step_kernels.GROUNDED, step_kernels.LOW
+        self._flags = np.array(
+            [
+                (grounded if d.fall_time is None else 0)
+                | (low if d.level is None else 0)
+                | (step_kernels.FRESH if d.fresh else 0)
+                for d in order
+            ],
+            dtype=np.int8,
         )
-        self._special = bool(self._special_arr.any())
-        self._wbuf = np.zeros((self._nrows, 3))
-        self._wbuffer = pb.Buffer()
-        self._wbuffer.set_float_buf(self._wbuf.reshape(-1))
-        self._wdata = _batch_request(self._wbuffer, _WRITE_FIELDS)
+        self._all_grounded = all(d.fall_time is None for d in order)
+        self._any_fresh = any(d.fresh for d in order)
+        special = [
+            bool(d.straddle or d.level or d.riding or d.fall_time is not None) for d in order
+        ]
+        self._special_arr = np.array(special, dtype=bool)
+        self._special = any(special)
+        if nrows != self._nrows:
+            # the velocity write buffer: one (vx, vy, w) row per body in the Space's order
+            self._nrows = nrows
+            self._wbuf = np.zeros((nrows, 3))
+            self._wbuffer = pb.Buffer()
+            self._wbuffer.set_float_buf(self._wbuf.reshape(-1))
+            self._wdata = _batch_request(self._wbuffer, _WRITE_FIELDS)
+        else:
+            self._wbuf[:] = 0.0  # rows may belong to other bodies now (the walls' must stay 0)
 
     def _write(self, vc: np.ndarray, w: np.ndarray) -> None:
         out = self._wbuf
@@ -617,7 +708,11 @@ class World:
         out[rows, 0] = vc.real
         out[rows, 1] = vc.imag
         out[rows, 2] = w
-        # pymunk.batch.set_space_bodies: iterate from the start of the buffer
+        self._push_velocities()
+
+    def _push_velocities(self) -> None:
+        """Set every body's velocity from the write buffer (pymunk.batch.set_space_bodies, minus
+        building the request on every call)."""
         fa = self._wbuffer._float_arr
         num = fa.num
         fa.num = 0
@@ -627,50 +722,86 @@ class World:
     def step(self) -> None:
         """Advance one fixed model step ``params.dt`` (``collision_substeps`` Space steps)."""
         p = self.params
-        dt = p.dt
-        self._read()
-        vc, w = self._vc, self._w
-        self._pre_vc, self._pre_w = vc, w
-        self._contacts: list[np.ndarray] = []
-        if self._order:
-            if self._statics_hold:
-                # resting dice stay put anyway: only moving, grounded dice need friction
-                # (vc != 0) | (w != 0): a cast to bool is exactly "!= 0" (NaN counts as nonzero)
-                sel = np.logical_or(vc.astype(bool), w.astype(bool))
-                if not self._all_grounded:
-                    sel &= self._grounded
-            else:
-                sel = self._grounded
-            nsel = int(np.count_nonzero(sel))
-            if nsel:
-                self._friction(sel, nsel, vc, w, dt)
-        sub = p.dt / p.collision_substeps
+        if self._dirty or not self._current:
+            self._read()
+        pending = self._pending
+        if pending is None and self._order:
+            pending = step_kernels.kick(
+                self._rbase, self._rows, self._flags, self._wbuf, self._prm, self._pts
+            )
+        kicked, ke_before = pending if pending is not None else (0, 0.0)
+        self._pending = None
+        if self._any_fresh:
+            for d in self._order:
+                d.fresh = False
+            self._any_fresh = False
+        if kicked > 0:
+            self._push_velocities()
         self.steps += 1  # events of this step carry its end time (collisions: their substep's)
         self._unchecked = False
-        for k in range(p.collision_substeps):
-            self.space.step(sub)
-            self._collect_collisions((self.steps - 1 + (k + 1) / p.collision_substeps) * dt)
         self._current = False
         self._canonical = False
+        self._contacts: list[np.ndarray] = []
+        space = self.space
+        n_sub = p.collision_substeps
+        sub = p.dt / n_sub
+        if space._bodies_to_check or space._add_later or space._remove_later:
+            space.step(sub)  # pymunk's wrapper checks newly added bodies (and queued changes)
+            self._find_contacts(0)
+            first = 1
+        else:
+            first = 0
+        cspace = space._space
+        afloats, aints, adata = self._abuf._float_arr, self._abuf._int_arr, self._adata
+        for k in range(first, n_sub):
+            # Chipmunk's step directly: nothing is queued for the wrapper (nothing here adds or
+            # removes during a step), and its bookkeeping costs a sixth of a bare step
+            _lib.cpSpaceStep(cspace, sub)
+            afloats.num = 0
+            aints.num = 0
+            _lib.cpSpaceEachCachedArbiter(cspace, _GET_ARBITERS, adata)
+            if aints.num:
+                self._collect_collisions((self.steps - 1 + (k + 1) / n_sub) * p.dt)
         was_dirty = self._dirty
         self._read()
-        if self._contacts and not was_dirty:
+        if not self._order:
+            return
+        # screen this state and kick for the next step in one call (the kick is dropped if
+        # the bookkeeping below changes anything)
+        code, ke_after, kicked, ke_kicked = step_kernels.advance(
+            self._rbase, self._rows, self._flags, self._wbuf, self._prm, self._pts
+        )
+        self._screened = code
+        if kicked >= 0:
+            self._pending = (kicked, ke_kicked)
+        if self._contacts and not was_dirty and ke_after > ke_before:
             self._limit_contact_energy()
-        self._after_step()
+        if code & step_kernels.NEAR_EDGE_OR_HOLE or self._special:
+            self._after_step()
+            if self._dirty or not self._current:
+                self._pending = None
+
+    def _find_contacts(self, k: int) -> None:
+        """Collect the cached arbiters after collision substep ``k`` (see _collect_collisions)."""
+        p = self.params
+        self._abuf._float_arr.num = 0
+        self._abuf._int_arr.num = 0
+        _lib.cpSpaceEachCachedArbiter(self.space._space, _GET_ARBITERS, self._adata)
+        if self._abuf._int_arr.num:
+            n_sub = p.collision_substeps
+            self._collect_collisions((self.steps - 1 + (k + 1) / n_sub) * p.dt)
 
     def _limit_contact_energy(self) -> None:
         """Contacts must not create kinetic energy.  Chipmunk's sequential impulses with restitution at
         a box's two contact points (plus friction) can overshoot by a few per cent for e >~ 0.8; where
         a group of touching dice gained energy in this step, scale its motion relative to the group's
         centre-of-mass velocity back to the energy it had (momentum is kept; with a wall in the group
-        the whole motion is scaled).  Exact no-op whenever the solver did not add energy."""
+        the whole motion is scaled).  Only called when the total energy grew."""
         p = self.params
         m, inertia = p.die_mass, self._inertia
         v0, w0, v1, w1 = self._pre_vc, self._pre_w, self._vc, self._w
         ke0 = 0.5 * m * (v0.real**2 + v0.imag**2) + 0.5 * inertia * w0**2
         ke1 = 0.5 * m * (v1.real**2 + v1.imag**2) + 0.5 * inertia * w1**2
-        if ke1.sum() <= ke0.sum():
-            return
         n = len(self._order)
         parent = list(range(n + 1))  # n = the static world (walls)
 
@@ -708,80 +839,22 @@ class World:
             changed = True
         if changed:
             self._write(vc, w)
-            self._vc, self._w = vc, w
-
-    def _friction(
-        self, sel: np.ndarray, nsel: int, vc: np.ndarray, w: np.ndarray, dt: float
-    ) -> None:
-        """Friction and surface-force kick for the ``nsel`` dice in mask ``sel``; writes the velocities
-        to the Space.
-
-        Every die's kick depends on its own row only (elementwise numpy, row-wise patch sums), so when
-        nearly all dice move it is cheaper, and bit-identical, to compute all rows and keep the old
-        values where ``sel`` is False than to gather and scatter the moving ones (a gather/scatter
-        costs about as much as ~5 extra rows of the kick).
-        """
-        p = self.params
-        n = len(self._order)
-        whole = nsel == n
-        # the static branch (friction_kick) is kept on the gathered rows, as it always was
-        masked = not whole and self._statics_hold and n - nsel <= 5
-        if self._any_fresh:
-            h = np.where(self._fresh, 0.5 * dt, dt)
-            for d in self._order:
-                d.fresh = False
-            self._fresh[:] = False
-            self._any_fresh = False
-        else:
-            h = dt
-        if whole or masked:
-            v, om, ang, pos = vc, w, self._ang, self._pos
-            low = None if self._all_low else self._low
-        else:
-            idx = sel.nonzero()[0]
-            if isinstance(h, np.ndarray):
-                h = h[idx]
-            v, om, ang, pos = vc[idx], w[idx], self._ang[idx], self._pos[idx]
-            low = None if self._all_low else self._low[idx]
-        if self._flat:
-            acc, normal = None, p.die_mass * p.gravity
-        else:
-            acc, normal = self._surface.accel_and_normal(pos, p.die_mass, on_dish=low)
-        if self._statics_hold:
-            v1, w1 = _kinetic(
-                v, om, ang, acc, normal, h, p.die_mass, self._inertia, p.mu_board, self._pc,
-                self._pc_conj, self._mass_inertia,
-            )  # fmt: skip
-        else:
-            kw = dict(mass=p.die_mass, inertia=self._inertia, mu_k=p.mu_board, points=self._pc)
-            v1, w1 = friction_kick(v, om, ang, acc, normal, h, mu_s=p.mu_static, **kw)
-        if masked:
-            v1 = np.where(sel, v1, vc)
-            w1 = np.where(sel, w1, w)
-        elif not whole:
-            v1_all, w1_all = vc.copy(), w.copy()
-            v1_all[idx] = v1
-            w1_all[idx] = w1
-            v1, w1 = v1_all, w1_all
-        self._write(v1, w1)
-        self._pre_vc, self._pre_w = v1, w1
+            # the read state must show the scaled velocities (positions are unchanged)
+            rb, rows = self._rbase, self._rows
+            rb[rows, 3] = vc.real
+            rb[rows, 4] = vc.imag
+            rb[rows, 5] = w
+            self._screened = -1
+            self._pending = None
 
     def _after_step(self) -> None:
-        """Edge, hole and platform bookkeeping after a model step (vectorised screening first)."""
+        """Edge, hole and platform bookkeeping after a model step, for the dice the screen found."""
         order = self._order
-        if not order:
-            return
         pos = self._pos
         r = self._hole_r
-        # cheap screening first (elementwise ops and a count, no reductions): in the common case
-        # nobody is near the edge, the hole or a platform.  A die with max(|x|, |y|) >= r has
-        # x^2 + y^2 >= r^2 also in floating point (rounding is monotonic), so only a die with
-        # max(|x|, |y|) < r can be over the hole.
         ap = np.abs(pos)
         amax = np.maximum(ap[:, 0], ap[:, 1])
         off = np.greater(amax, self._half)
-        if not np.count_nonzero(np.logical_or(off, np.less(amax, r))) and not self._special:
-            return
         r2 = pos[:, 0] ** 2 + pos[:, 1] ** 2
         near = r2 < r * r
         if not (np.count_nonzero(off) or np.count_nonzero(near) or self._special):
@@ -806,20 +879,14 @@ class World:
             self._dirty = True
 
     def _collect_collisions(self, t: float) -> None:
-        buf = self._abuf
-        buf._float_arr.num = 0
-        ia = buf._int_arr
-        ia.num = 0
-        _lib.cpSpaceEachCachedArbiter(self.space._space, _GET_ARBITERS, self._adata)
-        if ia.num == 0:
-            return
-        ints = np.frombuffer(buf.int_buf(), dtype=np.uintp)
-        ints = ints.reshape(-1, 3)
+        """Contacts of the collision step just taken (the cached arbiters in ``self._abuf``): note
+        the touching pairs, log first contacts as collision events (tumbles, platform climbs)."""
+        ints = self._arb_ints[: self._abuf._int_arr.num].reshape(-1, 3)
         self._contacts.append(ints[:, :2].copy())
         first = ints[:, 2].nonzero()[0]
         if first.size == 0:
             return
-        imp = np.frombuffer(buf.float_buf(), dtype=np.float64).reshape(-1, 2)
+        imp = self._arb_floats[: 2 * len(ints)].reshape(-1, 2)
         if self._dirty:
             self._read()
         by_body = self._by_body
@@ -1077,28 +1144,24 @@ class World:
             return True
         if not self._all_grounded:
             return False
-        p = self.params
-        # spin first: the cheaper test (no hypot), and it fails first in a shot's coupled slide/spin
-        # "all |w| <= rest_spin" as a count (cheaper than a max reduction; NaN is not at rest either)
-        n = len(self._order)
-        return bool(
-            np.count_nonzero(np.less_equal(np.abs(self._w), p.rest_spin)) == n
-            and np.count_nonzero(np.less_equal(np.abs(self._vc), p.rest_speed)) == n
-        )
+        if self._screened < 0:
+            self._screened = step_kernels.screen(self._rbase, self._rows, self._prm)[0]
+        return bool(self._screened & step_kernels.ALL_RESTING)
 
     def _settle(self) -> None:
         """Zero all velocities and rebuild the Space: the rest state becomes canonical."""
+        self._read()
+        if self._order:
+            self._wbuf[:] = 0.0
+            self._push_velocities()
         for d in self._dice.values():
-            if d.in_space:
-                d.body.velocity = (0.0, 0.0)
-                d.body.angular_velocity = 0.0
-                d.fresh = False
+            d.fresh = False
         for d in self._dice.values():
             if d.in_space and d.level:
                 self.events.append(
                     Event(self.time, PLATFORM, (d.id,), {"platform": d.level, "action": "rest"})
                 )
-        self._build_space()
+        self._build_space(reuse=True)
 
     def run_until_rest(self, max_time: float = 30.0) -> ShotResult:
         """Step until :meth:`at_rest` (then settle) or ``max_time`` seconds have passed.
@@ -1142,7 +1205,9 @@ class World:
             d.body = d.shape = None
         new._unchecked = self._unchecked
         if not self._canonical and self._resting():
-            self._build_space()  # a resting world is canonical: dropping cached contacts is exact
+            self._build_space(
+                reuse=True
+            )  # a resting world is canonical: dropping cached contacts is exact
         if self._canonical:
             new._build_space()
             return new
@@ -1158,8 +1223,11 @@ class World:
                 nb = body_map[id(d.body)]
                 nd = new._dice[k]
                 nd.body = nb
+                nd.body_id = nb.id
                 nd.shape = shapes_new[id(nb)]
         new._e_die, new._f_die = self._e_die, self._f_die
+        (new._walls_body,) = (b for b in bodies_new if b.body_type == pymunk.Body.STATIC)
+        new._walls = [s for s in new.space.shapes if s.body is new._walls_body]
         new._canonical = False
         new._dirty = True
         return new
@@ -1259,3 +1327,32 @@ def _boxes_overlap(c1, ax1, h1, c2, ax2, h2, tol: float) -> bool:
             if abs(dvec @ u) > r1 + r2 + tol:
                 return False
     return True
+
+
+def _detach(space: pymunk.Space, moved: list[tuple[pymunk.Body, list[pymunk.Shape]]]) -> None:
+    """Take bodies and their shapes out of ``space`` (Space.remove minus its per-object checks and
+    callbacks; the World registers none).  Removing a shape drops its cached contacts."""
+    cs = space._space
+    for body, shapes in moved:
+        for shape in shapes:
+            _lib.cpSpaceRemoveShape(cs, shape._shape)
+            del space._shapes[shape]
+            shape._space = None
+        _lib.cpSpaceRemoveBody(cs, body._body)
+        del space._bodies[body]
+        body._space = None
+
+
+def _attach(space: pymunk.Space, moved: list[tuple[pymunk.Body, list[pymunk.Shape]]]) -> None:
+    """Put detached bodies and shapes into ``space`` in the given order (Space.add, minus the checks
+    of a body's mass made when it was first added)."""
+    cs = space._space
+    ref = weakref.ref(space)
+    for body, shapes in moved:
+        body._space = ref
+        space._bodies[body] = None
+        _lib.cpSpaceAddBody(cs, body._body)
+        for shape in shapes:
+            shape._space = ref
+            space._shapes[shape] = None
+            _lib.cpSpaceAddShape(cs, shape._shape)

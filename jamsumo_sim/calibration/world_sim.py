@@ -65,7 +65,7 @@ class _Batch:
 
     def _shapes_by_die(self, space: pymunk.Space) -> list[tuple[pymunk.Shape, str]]:
         """(shape, die id) of the dice in play: the World adds them to its Space in insertion order."""
-        dice_shapes = [s for s in space.shapes if s.body is not space.static_body]
+        dice_shapes = [s for s in space.shapes if s.body.body_type == pymunk.Body.DYNAMIC]
         states = [self.world.state(i) for i in self.ids]
         live = [s for s in states if s.status == "on_board"]
         if len(dice_shapes) != len(live):

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from jamsumo_sim import scenario as sc
+from jamsumo_sim.board import load_board
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.params import PhysicsParams, dump_params
 
@@ -37,7 +38,8 @@ BASE = {
 
 def test_issue_example_slide():
     out = sc.run_scenario(BASE)
-    assert out["rested"] is True and out["steps"] == round(out["time_to_rest"] / 0.001)
+    dt = PhysicsParams.from_board(load_board("standard")).dt
+    assert out["rested"] is True and out["steps"] == round(out["time_to_rest"] / dt)
     assert out["time_to_rest"] == pytest.approx(0.4077, rel=0.01)
     (d,) = out["dice"]
     assert d["id"] == "red-1" and d["y"] + 0.1 == pytest.approx(0.2039, rel=0.01)

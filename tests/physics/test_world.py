@@ -154,7 +154,7 @@ def test_run_until_rest_reports(flat_world):
 def test_run_until_rest_times_out(flat_world):
     flat_world.add_die("a", 0.0, 0.0, face=4, vx=2.0)
     res = flat_world.run_until_rest(0.1)
-    assert not res.rested and res.steps == 100
+    assert not res.rested and res.steps == round(0.1 / flat_world.params.dt)
 
 
 def test_add_die_validation(flat_world):

@@ -1,0 +1,254 @@
+"""Compiled per-step kernels of the World (numba): the friction kick and the after-step screening.
+
+The model's laws are the ones :mod:`jamsumo_sim.friction` and :mod:`jamsumo_sim.surface` state (and
+keep as vectorised numpy references; ``tests/physics/test_step_kernels.py`` checks these kernels
+against them).  Why compiled: with 24 moving dice the patch quadrature is 24 x 36 slip directions per
+step, and as numpy calls the step cost ~25x a bare pymunk step; one compiled pass over the dice costs
+a few microseconds.
+
+Both kernels read the dice straight from the ``(rows, 6)`` array that ``pymunk.batch`` fills
+(x, y, angle, vx, vy, w per body) and index it through ``rows`` (die i lives in row ``rows[i]``).
+
+Determinism: compiled without fast-math, so every sum runs in source order and no operation is
+fused or reordered: the same inputs give bit-identical outputs on a given machine and library
+build, as numpy did.  ``cache=True`` keeps the machine code beside the module (first use compiles,
+~2 s once).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+# per-die flag bits (int8 array, one entry per die in World order)
+GROUNDED = 1  # on a surface (not falling into the hole): friction and surface force act
+LOW = 2  # on the board (not on a platform top): the dish slope acts
+FRESH = 4  # launched impulsively since the last kick: this kick is a half step (leapfrog)
+
+# layout of the kick's parameter vector (see kick_params)
+_P_DT, _P_MASS, _P_INERTIA, _P_MU_K, _P_MU_S, _P_G = 0, 1, 2, 3, 4, 5
+_P_K_DISH, _P_R_DISH2, _P_TILT_X, _P_TILT_Y, _P_FLAT, _P_STATICS_HOLD = 6, 7, 8, 9, 10, 11
+_P_HALF, _P_HOLE_R, _P_REST_SPEED, _P_REST_SPIN = 12, 13, 14, 15
+_N_PARAMS = 16
+
+_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+def step_params(
+    *,
+    dt: float,
+    mass: float,
+    inertia: float,
+    mu_k: float,
+    mu_s: float,
+    gravity: float,
+    k_dish: float,
+    r_dish: float,
+    tilt: tuple[float, float],
+    flat: bool,
+    statics_hold: bool,
+    half: float,
+    hole_r: float,
+    rest_speed: float,
+    rest_spin: float,
+) -> np.ndarray:
+    """The kernels' parameters as one float vector (one argument: cheaper to pass than sixteen).
+
+    ``k_dish`` is the dish's slope per metre of radius (:class:`~jamsumo_sim.surface.Surface` ``k``);
+    ``statics_hold`` says no spot is steeper than the static friction angle, so dice at rest stay;
+    ``half`` is half the board's side, ``hole_r`` the hole's radius.
+    """
+    prm = np.empty(_N_PARAMS)
+    prm[_P_DT] = dt
+    prm[_P_MASS] = mass
+    prm[_P_INERTIA] = inertia
+    prm[_P_MU_K] = mu_k
+    prm[_P_MU_S] = mu_s
+    prm[_P_G] = gravity
+    prm[_P_K_DISH] = k_dish
+    prm[_P_R_DISH2] = r_dish * r_dish
+    prm[_P_TILT_X], prm[_P_TILT_Y] = tilt
+    prm[_P_FLAT] = 1.0 if flat else 0.0
+    prm[_P_STATICS_HOLD] = 1.0 if statics_hold else 0.0
+    prm[_P_HALF] = half
+    prm[_P_HOLE_R] = hole_r
+    prm[_P_REST_SPEED] = rest_speed
+    prm[_P_REST_SPIN] = rest_spin
+    return prm
+
+
+@njit(**_JIT)
+def kick(
+    state: np.ndarray,
+    rows: np.ndarray,
+    flags: np.ndarray,
+    out: np.ndarray,
+    prm: np.ndarray,
+    points: np.ndarray,
+) -> tuple[int, float]:
+    """One friction and surface-force kick for every grounded die; writes all dice's new
+    (vx, vy, w) to ``out`` (same rows as ``state``; dice not kicked keep their velocity).
+
+    ``points`` (2, K) are the body-frame patch quadrature points (x row, y row).  Clears the FRESH bits.  Returns
+    (number of dice kicked, total kinetic energy after the kick).
+    """
+    dt = prm[_P_DT]
+    m = prm[_P_MASS]
+    inertia = prm[_P_INERTIA]
+    mu_k = prm[_P_MU_K]
+    mu_s = prm[_P_MU_S]
+    g = prm[_P_G]
+    k_dish = prm[_P_K_DISH]
+    r_dish2 = prm[_P_R_DISH2]
+    tilt_x = prm[_P_TILT_X]
+    tilt_y = prm[_P_TILT_Y]
+    flat = prm[_P_FLAT] != 0.0
+    statics_hold = prm[_P_STATICS_HOLD] != 0.0
+    tx = np.empty(points.shape[1])
+    ty = np.empty(points.shape[1])
+    kicked = 0
+    energy = 0.0
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        x = state[r, 0]
+        y = state[r, 1]
+        vx = state[r, 3]
+        vy = state[r, 4]
+        w = state[r, 5]
+        f = flags[i]
+        nvx, nvy, nw = vx, vy, w
+        moving = vx != 0.0 or vy != 0.0 or w != 0.0
+        if f & GROUNDED and (moving or not statics_hold):
+            h = 0.5 * dt if f & FRESH else dt
+            # surface force (surface.Surface.accel_and_normal): a = -g G / sqrt(1 + |G|^2)
+            if flat:
+                ax = 0.0
+                ay = 0.0
+                normal = m * g
+            else:
+                kk = k_dish if (f & LOW) and x * x + y * y <= r_dish2 else 0.0
+                gx = kk * x + tilt_x
+                gy = kk * y + tilt_y
+                inv = 1.0 / math.sqrt(1.0 + gx * gx + gy * gy)
+                ax = -g * inv * gx
+                ay = -g * inv * gy
+                normal = m * g * inv
+            if moving:
+                nvx, nvy, nw = _kinetic_kick(
+                    vx, vy, w, state[r, 2], ax, ay, normal, h, m, inertia, mu_k, points, tx, ty
+                )
+            else:
+                # at rest: stays exactly still inside the static cone, else starts to slide
+                amag = math.hypot(ax, ay)
+                if amag * m > mu_s * normal:
+                    scale = (1.0 - mu_k * normal / m / amag) * h
+                    nvx = ax * scale
+                    nvy = ay * scale
+            kicked += 1
+        flags[i] = f & ~FRESH
+        out[r, 0] = nvx
+        out[r, 1] = nvy
+        out[r, 2] = nw
+        energy += 0.5 * m * (nvx * nvx + nvy * nvy) + 0.5 * inertia * nw * nw
+    return kicked, energy
+
+
+@njit(**_JIT)
+def _kinetic_kick(vx, vy, w, theta, ax, ay, normal, h, m, inertia, mu_k, points, tx, ty):
+    """Explicit kinetic kick of one moving die (friction.friction_kick's moving branch); a component
+    the impulse would reverse stops, and if both would the die sticks.  ``tx``, ``ty``: scratch
+    arrays as long as ``points``."""
+    c = math.cos(theta)
+    s = math.sin(theta)
+    # body-frame velocity: slip speeds are rotation invariant, so the patch is never rotated
+    bx = vx * c + vy * s
+    by = vy * c - vx * s
+    px = points[0]
+    py = points[1]
+    n_pts = px.shape[0]
+    # unit slip directions at the patch points, in a loop of its own: no sums in it, so it runs
+    # several points per vector instruction (each value the same as one at a time)
+    for k in range(n_pts):
+        ux = bx - w * py[k]  # point velocity v + w z x r
+        uy = by + w * px[k]
+        inv = 1.0 / max(math.sqrt(ux * ux + uy * uy), 1e-300)  # t = 0 where u = 0
+        tx[k] = ux * inv
+        ty[k] = uy * inv
+    sum_x = 0.0
+    sum_y = 0.0
+    lever = 0.0
+    for k in range(n_pts):
+        sum_x += tx[k]
+        sum_y += ty[k]
+        lever += px[k] * ty[k] - py[k] * tx[k]  # (r x t)_z
+    imp = mu_k * normal * h / n_pts  # impulse per quadrature point
+    fx = sum_x * c - sum_y * s  # back to the world frame
+    fy = sum_x * s + sum_y * c
+    nvx = vx - fx * (imp / m) + ax * h
+    nvy = vy - fy * (imp / m) + ay * h
+    nw = w - lever * (imp / inertia)
+    stop_v = vx * nvx + vy * nvy < 0.0
+    stop_w = w * nw < 0.0
+    if stop_w and vx == 0.0 and vy == 0.0:
+        stop_v = True  # a component already at zero stays there
+    if stop_v and w == 0.0:
+        stop_w = True
+    if stop_v:
+        nvx = 0.0
+        nvy = 0.0
+    if stop_w:
+        nw = 0.0
+    return nvx, nvy, nw
+
+
+# bits of screen()'s result
+NEAR_EDGE_OR_HOLE = 1  # some die is past the edge or within the hole's radius on both axes
+ALL_RESTING = 2  # every die slower than rest_speed and spinning slower than rest_spin
+
+
+@njit(**_JIT)
+def screen(state: np.ndarray, rows: np.ndarray, prm: np.ndarray) -> tuple[int, float]:
+    """After a step: (flag bits, total kinetic energy).  The edge/hole test is a cheap screen: a die
+    with max(|x|, |y|) >= r has x^2 + y^2 >= r^2 also in floating point, so only dice with
+    max(|x|, |y|) < r can be over the hole; the World looks closer at those.  NaN never rests."""
+    half = prm[_P_HALF]
+    hole_r = prm[_P_HOLE_R]
+    rest_speed = prm[_P_REST_SPEED]
+    rest_spin = prm[_P_REST_SPIN]
+    mass = prm[_P_MASS]
+    inertia = prm[_P_INERTIA]
+    code = ALL_RESTING
+    energy = 0.0
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        amax = max(abs(state[r, 0]), abs(state[r, 1]))
+        if amax > half or amax < hole_r:
+            code |= NEAR_EDGE_OR_HOLE
+        vx = state[r, 3]
+        vy = state[r, 4]
+        w = state[r, 5]
+        if not (abs(w) <= rest_spin and math.hypot(vx, vy) <= rest_speed):
+            code &= ~ALL_RESTING
+        energy += 0.5 * mass * (vx * vx + vy * vy) + 0.5 * inertia * w * w
+    return code, energy
+
+
+@njit(**_JIT)
+def advance(
+    state: np.ndarray,
+    rows: np.ndarray,
+    flags: np.ndarray,
+    out: np.ndarray,
+    prm: np.ndarray,
+    points: np.ndarray,
+) -> tuple[int, float, int, float]:
+    """:func:`screen` the state a step ended in and, unless every die rests, :func:`kick` from it for
+    the next step (one call instead of two).  Returns (screen bits, kinetic energy, dice kicked,
+    kinetic energy after the kick); nothing is kicked when all rest."""
+    code, energy = screen(state, rows, prm)
+    if code & ALL_RESTING:
+        return code, energy, -1, 0.0
+    kicked, energy_kicked = kick(state, rows, flags, out, prm, points)
+    return code, energy, kicked, energy_kicked

@@ -1,0 +1,152 @@
+"""The compiled step kernels agree with the numpy statements of the laws (friction.py, surface.py)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from jamsumo_sim import step_kernels as K
+from jamsumo_sim.board import load_board
+from jamsumo_sim.friction import friction_kick, patch_points
+from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.surface import Surface
+
+_LEGS = [
+    {"name": "south-west", "x": -0.205, "y": -0.205, "height": 0.02},
+    {"name": "south-east", "x": 0.205, "y": -0.205, "height": 0.02},
+    {"name": "north", "x": 0.0, "y": 0.205, "height": 0.026},
+]
+BOARDS = {
+    "standard": "standard",  # dish, level legs
+    "tilted": {"legs": _LEGS},  # dish and a tilt
+    "steep": {"dish_depth": 0.06},  # the dish's rim is steeper than static friction holds
+    "flat": {"side": 2.0, "hole_diameter": 0.0, "dish_depth": 0.0, "platforms": []},
+}
+
+
+def _setup(board_key: str):
+    board = load_board(BOARDS[board_key])
+    p = PhysicsParams.from_board(board)
+    surf = Surface(board, p.gravity)
+    pts = patch_points(p.patch_fraction * p.die_size, p.patch_quadrature)
+    statics_hold = surf.max_slope() < p.mu_static
+    prm = K.step_params(
+        dt=p.dt, mass=p.die_mass, inertia=p.die_inertia, mu_k=p.mu_board, mu_s=p.mu_static,
+        gravity=p.gravity, k_dish=surf.k, r_dish=surf.r_dish, tilt=tuple(surf.tilt),
+        flat=surf.trivially_flat, statics_hold=statics_hold, half=board.half,
+        hole_r=board.hole_radius, rest_speed=p.rest_speed, rest_spin=p.rest_spin,
+    )  # fmt: skip
+    return board, p, surf, pts, prm, statics_hold
+
+
+def _random_state(rng, n: int, half: float) -> np.ndarray:
+    """(n + 1, 6) rows: x, y, angle, vx, vy, w; some dice resting, some sliding, some only spinning;
+    one extra row (another body) the kernels must leave alone."""
+    st = np.zeros((n + 1, 6))
+    st[:n, 0:2] = rng.uniform(-0.9 * half, 0.9 * half, (n, 2))
+    st[:n, 2] = rng.uniform(-math.pi, math.pi, n)
+    kind = rng.integers(0, 4, n)
+    st[:n, 3:5] = np.where((kind == 1) | (kind == 3), 1, 0)[:, None] * rng.normal(0, 0.8, (n, 2))
+    st[:n, 5] = np.where(kind >= 2, 1, 0) * rng.normal(0, 40, n)
+    st[:n, 3:5] *= np.where(rng.random(n) < 0.1, 1e-3, 1.0)[:, None]  # nearly stopping ones
+    st[n] = 99.0
+    return st
+
+
+@pytest.mark.parametrize("board_key", list(BOARDS))
+def test_kick_matches_numpy_reference(board_key):
+    board, p, surf, pts, prm, statics_hold = _setup(board_key)
+    assert statics_hold == (board_key != "steep")
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        n = int(rng.integers(1, 30))
+        st = _random_state(rng, n, board.half)
+        rows = rng.permutation(n)  # die i lives in row rows[i]
+        flags = (
+            np.where(rng.random(n) < 0.9, K.GROUNDED, 0)
+            | np.where(rng.random(n) < 0.8, K.LOW, 0)
+            | np.where(rng.random(n) < 0.2, K.FRESH, 0)
+        ).astype(np.int8)
+        out = np.full((n + 1, 3), -7.0)
+        kicked, energy = K.kick(st, rows, flags.copy(), out, prm, np.ascontiguousarray(pts.T))
+
+        d = st[rows]
+        v = d[:, 3] + 1j * d[:, 4]
+        w = d[:, 5]
+        grounded = (flags & K.GROUNDED) != 0
+        sel = grounded & ((v != 0) | (w != 0) | (not statics_hold))
+        h = np.where(flags & K.FRESH, 0.5 * p.dt, p.dt)
+        acc, normal = surf.accel_and_normal(d[:, 0:2], p.die_mass, on_dish=(flags & K.LOW) != 0)
+        if surf.trivially_flat:
+            acc, normal = None, p.die_mass * p.gravity
+        idx = np.flatnonzero(sel)
+        v_ref, w_ref = v.copy(), w.copy()
+        if idx.size:
+            v1, w1 = friction_kick(
+                v[idx], w[idx], d[idx, 2], None if acc is None else acc[idx],
+                normal if np.isscalar(normal) else normal[idx], h[idx], mass=p.die_mass,
+                inertia=p.die_inertia, mu_k=p.mu_board, mu_s=p.mu_static,
+                points=pts[:, 0] + 1j * pts[:, 1],
+            )  # fmt: skip
+            v_ref[idx], w_ref[idx] = v1, w1
+        got = out[rows]
+        np.testing.assert_allclose(got[:, 0], v_ref.real, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(got[:, 1], v_ref.imag, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(got[:, 2], w_ref, rtol=1e-12, atol=1e-12)
+        # a die the reference stops dead is exactly at rest in the kernel too
+        assert np.array_equal(got[:, 0:2] == 0, np.stack([v_ref.real, v_ref.imag], 1) == 0)
+        assert np.array_equal(out[n], [-7.0, -7.0, -7.0])  # not a die: untouched
+        assert kicked == int(sel.sum())
+        e_ref = 0.5 * p.die_mass * np.abs(v_ref) ** 2 + 0.5 * p.die_inertia * w_ref**2
+        assert energy == pytest.approx(e_ref.sum(), rel=1e-12, abs=1e-18)
+
+
+def test_kick_clears_fresh_and_halves_the_first_step():
+    board, p, surf, pts, prm, _ = _setup("flat")
+    st = np.array([[0.0, 0.0, 0.0, 1.0, 0.0, 0.0]] * 2)
+    flags = np.array([K.GROUNDED | K.LOW | K.FRESH, K.GROUNDED | K.LOW], dtype=np.int8)
+    out = np.zeros((2, 3))
+    K.kick(st, np.arange(2), flags, out, prm, np.ascontiguousarray(pts.T))
+    dec = p.mu_board * p.gravity
+    assert out[0, 0] == pytest.approx(1.0 - dec * p.dt / 2, rel=1e-12)
+    assert out[1, 0] == pytest.approx(1.0 - dec * p.dt, rel=1e-12)
+    assert not (flags & K.FRESH).any()
+
+
+def test_screen_bits_and_energy():
+    board, p, surf, pts, prm, _ = _setup("standard")
+    half, r = board.half, board.hole_radius
+    st = np.zeros((4, 6))
+    st[0, :2] = (0.1, 0.1)
+    st[1, :2] = (0.1, -0.12)
+    rows = np.arange(2)
+    code, energy = K.screen(st, rows, prm)
+    assert code == K.ALL_RESTING and energy == 0.0
+    st[1, 3] = 2 * p.rest_speed  # moving
+    code, energy = K.screen(st, rows, prm)
+    assert code == 0 and energy == pytest.approx(0.5 * p.die_mass * (2 * p.rest_speed) ** 2)
+    st[1, :2] = (half * 1.01, 0.0)  # past the edge
+    assert K.screen(st, rows, prm)[0] & K.NEAR_EDGE_OR_HOLE
+    st[1, :2] = (0.5 * r, -0.5 * r)  # over the hole
+    assert K.screen(st, rows, prm)[0] & K.NEAR_EDGE_OR_HOLE
+    st[1, :2] = (0.1, -0.12)
+    st[1, 5] = math.nan
+    assert not K.screen(st, rows, prm)[0] & K.ALL_RESTING  # NaN never rests
+
+
+def test_advance_is_screen_then_kick():
+    board, p, surf, pts, prm, _ = _setup("standard")
+    rng = np.random.default_rng(3)
+    st = _random_state(rng, 12, board.half)
+    rows = np.arange(12)
+    flags = np.full(12, K.GROUNDED | K.LOW, dtype=np.int8)
+    ptsT = np.ascontiguousarray(pts.T)
+    out_a, out_b = np.zeros((13, 3)), np.zeros((13, 3))
+    code, energy, kicked, e_kicked = K.advance(st, rows, flags.copy(), out_a, prm, ptsT)
+    assert (code, energy) == K.screen(st, rows, prm)
+    assert (kicked, e_kicked) == K.kick(st, rows, flags.copy(), out_b, prm, ptsT)
+    assert np.array_equal(out_a, out_b)
+    st[:, 3:6] = 0.0  # all resting: nothing kicked
+    assert K.advance(st, rows, flags, out_a, prm, ptsT)[2] == -1
