@@ -19,6 +19,7 @@ from typing import Any
 
 import pygame
 
+from jamsumo_sim import step_kernels
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.ui import autosave
 from jamsumo_sim.ui.animator import Animator, Pose, rest_poses
@@ -77,6 +78,7 @@ class App:
         replay_dir: Path | None = None,
     ) -> None:
         self.theme = theme or load_theme()
+        step_kernels.warm_up()  # before the window shows, not at the first flick
         win = self.theme.section("window")
         anim = self.theme.section("animation")
         pygame.init()
