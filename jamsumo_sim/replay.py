@@ -329,7 +329,8 @@ def verify_replay(path: str | os.PathLike[str], progress: Any = None) -> VerifyR
                 False,
                 done,
                 f"{path}: shot {row['shot']} (move {index + 1}, seat {row['seat']}, die {row.get('die')}) "
-                f"diverges: rest state {got[:12]}… recorded {str(row['checksum'])[:12]}…",
+                f"diverges: rest state {got[:12]}… recorded {str(row['checksum'])[:12]}…"
+                f"{_versions_note(replay)}",
                 int(row["shot"]),
             )
         done += 1
@@ -347,9 +348,21 @@ def verify_replay(path: str | os.PathLike[str], progress: Any = None) -> VerifyR
         return VerifyReport(
             False, done, f"{path}: the recorded result differs from the re-played one"
         )
-    note = ""
-    if replay.data["pymunk_version"] != pymunk.version:
-        note = f" (recorded with pymunk {replay.data['pymunk_version']}, now {pymunk.version})"
     return VerifyReport(
-        True, done, f"{path}: OK — {done} shots re-simulated, all rest states match{note}"
+        True,
+        done,
+        f"{path}: OK — {done} shots re-simulated, all rest states match{_versions_note(replay)}",
     )
+
+
+def _versions_note(replay: Replay) -> str:
+    """Which recorded program versions differ from this one (a reason a replay may diverge)."""
+    notes = [
+        f"{name} {recorded}, now {now}"
+        for name, recorded, now in (
+            ("jamsumo", replay.data["package_version"], __version__),
+            ("pymunk", replay.data["pymunk_version"], pymunk.version),
+        )
+        if recorded != now
+    ]
+    return f" (recorded with {'; '.join(notes)})" if notes else ""

@@ -72,6 +72,17 @@ def test_cli_verify_exit_codes(copy_of: Path, capsys: pytest.CaptureFixture[str]
     assert "shot 2" in capsys.readouterr().err
 
 
+def test_divergence_names_the_recording_program(copy_of: Path) -> None:
+    """A replay from another version of the program (whose physics may differ) says so."""
+    rewrite(
+        copy_of,
+        lambda d: (d["shots"][0].update(checksum="0" * 64), d.update(package_version="0.0.1")),
+    )
+    report = verify_replay(copy_of)
+    assert not report.ok and "shot 1" in report.message
+    assert "recorded with jamsumo 0.0.1, now" in report.message
+
+
 def test_tampered_file_is_rejected(copy_of: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = copy_of
 
