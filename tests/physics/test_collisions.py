@@ -137,3 +137,40 @@ def test_energy_never_grows_in_a_packed_block(params, e, mu, speed, heading):
         e_now = _kinetic_energy(w, p)
         assert e_now <= e_prev * (1 + 1e-12)
         e_prev = e_now
+
+
+STEP_SETTINGS = [(0.004, 4), (0.002, 2), (0.001, 1)]  # (model step, collision steps per model step)
+
+
+@pytest.mark.parametrize(("dt", "substeps"), STEP_SETTINGS)
+@pytest.mark.parametrize("angle", [0.0, math.pi / 4])
+def test_no_tunnelling_at_top_speed(flat_board, params, dt, substeps, angle):
+    """At the 5 m/s launch cap (dice closing at 10 m/s) dice collide, never pass through each other."""
+    p = params.with_overrides({"dt": dt, "collision_substeps": substeps})
+    top = p.max_launch_speed
+    for target_speed in (0.0, -top):
+        w = World(flat_board, p)
+        w.add_die("striker", -0.1, 0.0, angle=angle, face=1, vx=top)
+        w.add_die("target", 0.05, 0.0, angle=angle, face=1, vx=target_speed)
+        run_steps(w, round(0.1 / dt))
+        s, t = w.state("striker"), w.state("target")
+        assert s.x < t.x
+        assert any(ev.type == "collision" and ev.dice == ("striker", "target") for ev in w.events)
+
+
+@pytest.mark.parametrize(("dt", "substeps"), STEP_SETTINGS)
+def test_no_tunnelling_through_a_platform(standard_board, params, dt, substeps):
+    """A die at 5 m/s meets a JAM platform's wall: it bounces or climbs onto it, never passes under."""
+    p = params.with_overrides({"dt": dt, "collision_substeps": substeps})
+    plat = standard_board.platform("jam-east")
+    x0, y0, x1, y1 = plat.bounds
+    w = World(standard_board, p)
+    w.add_die("a", x0 - 0.03, plat.y, face=1, vx=p.max_launch_speed)
+    run_steps(w, round(0.05 / dt))
+    climbed = any(
+        ev.type == "platform" and ev.data["platform"] == plat.name and ev.data["action"] == "landed"
+        for ev in w.events
+    )
+    # over the top (and maybe on, off the far side and the board's edge) or bounced back
+    assert climbed or w.state("a").x < x0
+    assert any(ev.type == "collision" and ev.data["kind"] == "wall" for ev in w.events)
