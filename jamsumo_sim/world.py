@@ -668,10 +668,6 @@ class World:
     def _pre_w(self) -> np.ndarray:
         return self._wbuf[self._rows, 2]
 
-    @property
-    def _vel(self) -> np.ndarray:
-        return self._rbase[self._rows, 3:5]
-
     def _refresh_flags(self, nrows: int) -> None:
         """Per-die flags for the kernels, from the dice records (after any change of status)."""
         order = self._order
