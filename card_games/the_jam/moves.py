@@ -8,7 +8,7 @@ so that no decision lists an exploding number of subsets.
 Speed: every move is an immutable :class:`Action` built once per card set (``Tables``) and found
 again by a small key, or in a row of moves sharing a key prefix (``_Row``: one recipe's plays),
 so no name is formatted and few keys are built on the hot path; the state caches the
-legal-action list per state version (``JamState._legal_actions``), and each side of a proposal
+legal-action list per state version (``JamState.legal_actions``), and each side of a proposal
 keeps its owner's recipes in bundle order, from which every "add a recipe" list is two slices
 (``_side_table``).
 """
@@ -16,7 +16,7 @@ keeps its owner's recipes in bundle order, from which every "add a recipe" list 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
+from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD, CardSet, card_rank
@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 
 _ACTIONS: dict[tuple[Any, ...], Action] = {}
+# id -> (move, name, JSON args) of the memoised moves whose arguments are all plain values; the
+# moves live as long as the memos, so their ids stay theirs (see action_json)
+_JSON: dict[int, tuple[Action, str, dict[str, Any]]] = {}
 
 
 def _act(name: str, **args: Any) -> Action:
@@ -37,7 +40,22 @@ def _act(name: str, **args: Any) -> Action:
     action = _ACTIONS.get(key)
     if action is None:
         action = _ACTIONS[key] = Action(name, tuple(sorted(args.items())))
+        _remember_json(action)
     return action
+
+
+def _remember_json(action: Action) -> None:
+    if action.args and not any(isinstance(v, tuple) for _, v in action.args):
+        _JSON[id(action)] = (action, action.name, dict(action.args))
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """``action.to_json()``: a new dict, as a history entry must be, copied from a cached one for
+    a memoised move (every history entry needs one, and moves recur many times a game)."""
+    hit = _JSON.get(id(action))
+    if hit is not None and hit[0] is action:
+        return {"name": hit[1], "args": dict(hit[2])}
+    return action.to_json()
 
 
 class ActionList(list[Action]):
@@ -75,8 +93,9 @@ class Tables:
         self.rank = card_rank(cs)
         self.moves: dict[tuple[Any, ...], Action] = {}
         self.rows: dict[tuple[Any, ...], _Row] = {}
-        # (play move kind, recipe id) -> the row of its moves (see play_actions)
-        self.play_rows = _PlayRows(self)
+        # recipe id -> the row of its moves, played from the hand or from the basket
+        self.rows_from_hand = _RecipeRows(self, "hand")
+        self.rows_from_basket = _RecipeRows(self, "basket")
 
     def row(self, prefix: tuple[Any, ...]) -> _Row:
         """The moves whose keys start with ``prefix``, by the key's last part (see ``_Row``)."""
@@ -112,14 +131,6 @@ class Tables:
                 f"bake {label[rid]} from the basket with my {label[jid]} (costs a card from hand)"
             )
             return _act(name, play="pie", recipe=rid, jam=jid, source="basket")
-        if what == "salad":
-            _, rid, combo = key
-            names = ", ".join(label[c] for c in combo)
-            name = f"make {label[rid]} with {names} from the basket"
-            # built directly (args in sorted order, as _act would): salads are the one move with
-            # many distinct keys, so this is a frequent miss and the name is unique to the key
-            args = (("ingredients", combo), ("play", "salad"), ("recipe", rid), ("source", "hand"))
-            return Action(name, args)
         if what == "pay":
             return _act(f"pay {label[key[1]]} to the basket", pick=key[1])
         if what == "put":
@@ -154,16 +165,42 @@ class _Row(dict[Any, Action]):
         return action
 
 
-class _PlayRows(dict[tuple[str, str], _Row]):
-    """``Tables.row(prefix)`` for a (play move kind, recipe id) prefix, as a plain lookup."""
+class _RecipeRows(dict[str, _Row]):
+    """Recipe id -> ``Tables.row`` of its moves when played from ``source``, as a plain lookup."""
 
-    def __init__(self, tb: Tables) -> None:
+    def __init__(self, tb: Tables, source: str) -> None:
         super().__init__()
         self.tb = tb
+        self.source = source
 
-    def __missing__(self, prefix: tuple[str, str]) -> _Row:
-        row = self[prefix] = self.tb.row(prefix)
+    def __missing__(self, rid: str) -> dict[Any, Action]:
+        tb = self.tb
+        kind = tb.kind[rid]
+        row = self[rid] = (
+            _SaladRow(tb.label, rid) if kind == SALAD else tb.row((f"{kind}-{self.source}", rid))
+        )
         return row
+
+
+class _SaladRow(dict[tuple[str, ...], Action]):
+    """The moves making one fruit salad, by the basket cards it takes (one per fruit).
+
+    Built here, not through ``Tables.move``: a salad has a move per choice of basket cards, so a
+    key is often new, and this keeps the miss short (and the moves memoised only once).
+    """
+
+    def __init__(self, label: dict[str, str], rid: str) -> None:
+        super().__init__()
+        self.label = label
+        self.rid = rid
+        self.head = f"make {label[rid]} with "
+
+    def __missing__(self, combo: tuple[str, ...]) -> Action:
+        label = self.label
+        name = self.head + ", ".join(map(label.__getitem__, combo)) + " from the basket"
+        args = (("ingredients", combo), ("play", "salad"), ("recipe", self.rid), ("source", "hand"))
+        action = self[combo] = Action(name, args)  # args in sorted order, as Action.make has them
+        return action
 
 
 _TABLES: dict[int, Tables] = {}
@@ -176,16 +213,15 @@ def tables(cs: CardSet) -> Tables:
     return hit
 
 
-def _distinct(label: dict[str, str], ids: Iterable[str]) -> list[str]:
-    """First id of each distinct card label, in order."""
-    seen: set[str] = set()
-    out = []
-    for cid in ids:
-        name = label[cid]
-        if name not in seen:
-            seen.add(name)
-            out.append(cid)
-    return out
+def _distinct(label: dict[str, str], ids: list[str]) -> list[str]:
+    """First id of each distinct card label, in order (built with C-level calls only)."""
+    names = list(map(label.__getitem__, ids))
+    if len(set(names)) == len(names):  # the common case
+        return list(ids)
+    # each label's first id (a later copy is overwritten by an earlier one, read backwards),
+    # in the order the labels first appear
+    first = dict(zip(reversed(names), reversed(ids), strict=True))
+    return list(map(first.__getitem__, dict.fromkeys(names)))
 
 
 _NO_TRADE = _act("no trade", trade="none")
@@ -262,25 +298,31 @@ def _trade_actions(state: JamState, seat: int) -> ActionList:
         return ActionList(move(("give", c)) for c in _distinct(tb.label, pile))
     if t["stage"] == "respond":
         return ActionList(_ACCEPT_REFUSE)
-    partner = t["partner"]
-    mine = _bundle_moves(state, "mine", seat, t["mine"])
-    theirs = _bundle_moves(state, "theirs", partner, t["theirs"])
-    if t["mine"] or t["theirs"]:
-        return ActionList((_PROPOSE, _CANCEL, *mine, *theirs))
-    return ActionList((_CANCEL, *mine, *theirs))
+    tables = state.proposal_tables
+    if tables is None:  # the proposal's first step: no made recipe changes hands until it ends
+        partner = t["partner"]
+        tables = (_side_table(state, "mine", seat), _side_table(state, "theirs", partner))
+        state.proposal_tables = tables
+    mine, theirs = t["mine"], t["theirs"]
+    rank = state.tb.rank
+    acts = ActionList((_PROPOSE, _CANCEL) if mine or theirs else (_CANCEL,))
+    acts += _bundle_moves(tables[0], mine, rank)
+    acts += _bundle_moves(tables[1], theirs, rank)
+    return acts
 
 
-def _bundle_moves(state: JamState, side: str, owner: int, chosen: list[str]) -> list[Action]:
+def _bundle_moves(table: SideTable, chosen: list[str], rank: dict[str, int]) -> list[Action]:
     """The moves adding one recipe to a side of the proposal (what ``bundle_candidates`` lists).
 
-    The owner's recipes in bundle order come from ``_side_table``; the candidates after the last
-    chosen recipe are that recipe's successor (the next copy, or the next card) followed by the
-    first copy of every later card, which two list slices give without sorting or deduplicating.
+    ``table`` holds the owner's recipes in bundle order (``_side_table``); the candidates after
+    the last chosen recipe are that recipe's successor (the next copy, or the next card) followed
+    by the first copy of every later card, which two list slices give without sorting or
+    deduplicating.
     """
-    ranks, acts, run, firsts = _side_table(state, side, owner)
+    ranks, acts, run, firsts = table
     if not chosen:
         return firsts
-    i = bisect_right(ranks, state.tb.rank[chosen[-1]])
+    i = bisect_right(ranks, rank[chosen[-1]])
     if i == len(ranks):
         return []
     return [acts[i], *firsts[run[i] + 1 :]]
@@ -291,32 +333,28 @@ SideTable = tuple[list[int], list[Action], list[int], list[Action]]
 
 def _side_table(state: JamState, side: str, owner: int) -> SideTable:
     """(ranks, add moves, run index, first move of each run) of the owner's made recipes sorted
-    in bundle order, a run being the copies of one card. Memoised for the proposal: no made
-    recipe changes hands while it is built, and a new proposal starts with a new memo. (Not
-    kept longer: a store of them across proposals hardly ever hits in a new game, and its many
-    long-lived lists make every full garbage collection slower.)"""
-    key = (side, owner)
-    memo = state.bundle_memo
-    hit = memo.get(key)
+    in bundle order, a run being the copies of one card.
+
+    Memoised for the game by the owner's made recipes: they change about once a turn, while a
+    turn may build two proposals and each asks for both sides.
+    """
+    made = tuple([r["card"] for r in state.made[owner]])
+    key = (side, owner, made)
+    hit = state.side_tables.get(key)
     if hit is None:
-        made = [r["card"] for r in state.made[owner]]
-        hit = memo[key] = _build_side_table(state.tb, side, owner, made)
+        hit = state.side_tables[key] = _build_side_table(state.tb, side, owner, made)
     return hit
 
 
-def _build_side_table(tb: Tables, side: str, owner: int, made: list[str]) -> SideTable:
-    rank, label = tb.rank, tb.label
+def _build_side_table(tb: Tables, side: str, owner: int, made: tuple[str, ...]) -> SideTable:
     row = tb.row(("mine",) if side == "mine" else ("theirs", owner))
-    ranks: list[int] = []
-    acts: list[Action] = []
+    order = sorted(made, key=tb.rank.__getitem__)
+    ranks = list(map(tb.rank.__getitem__, order))
+    acts = list(map(row.__getitem__, order))
     run: list[int] = []
     firsts: list[Action] = []
     previous = None
-    for cid in sorted(made, key=rank.__getitem__):
-        action = row[cid]
-        ranks.append(rank[cid])
-        acts.append(action)
-        name = label[cid]
+    for action, name in zip(acts, map(tb.label.__getitem__, order), strict=True):
         if name != previous:
             firsts.append(action)
             previous = name
@@ -351,12 +389,11 @@ def bundle_candidates(state: JamState, owner: int, chosen: list[str]) -> list[st
 def play_actions(state: JamState, seat: int) -> ActionList:
     """Every distinct way to play one card: jam, pie, fruit salad, or an ingredient to the basket.
 
-    Each recipe's moves come from its row of memoised moves (``Tables.play_rows``), looked up
-    once per recipe rather than by a key built per move.
+    Each recipe's moves come from its row of memoised moves (``Tables.rows_from_hand`` and
+    ``rows_from_basket``), looked up once per recipe rather than by a key built per move.
     """
     tb = state.tb
     label, kind, top, bottom = tb.label, tb.kind, tb.top, tb.bottom
-    rows = tb.play_rows
     hand = _distinct(label, state.hands[seat])
     # the distinct basket cards, and the same grouped by ingredient half, in one pass
     basket: list[str] = []
@@ -378,27 +415,29 @@ def play_actions(state: JamState, seat: int) -> ActionList:
     jam_tops = [(jid, top[jid]) for jid in jams]
     acts = ActionList()
     add = acts.append
+    from_hand = tb.rows_from_hand
     for rid in hand:
         k = kind[rid]
         if k == JAM:
             t = top[rid]
             fits = basket if t == PINECONE else by_bottom.get(t)
             if fits:
-                row = rows["jam-hand", rid]
+                row = from_hand[rid]
                 for iid in fits:
                     add(row[iid])
         elif k == PIE:
             if jam_tops:
                 t = top[rid]
-                row = rows["pie-hand", rid]
+                row = from_hand[rid]
                 for jid, jt in jam_tops:
                     if jt in (t, PINECONE):
                         add(row[jid])
         elif k == SALAD:
-            combos = _salad_combos(tb.fruits[rid], by_bottom)
-            if combos:
-                row = rows["salad", rid]
-                for combo in combos:
+            groups = [by_bottom.get(f) for f in tb.fruits[rid]]
+            if all(groups):
+                row = from_hand[rid]
+                # every choice of one basket card per fruit, the first fruit's varying slowest
+                for combo in product(*groups):  # type: ignore[arg-type]
                     add(row[combo])
     hand_by_bottom: dict[str, list[str]] = {}
     for iid in hand:
@@ -408,19 +447,20 @@ def play_actions(state: JamState, seat: int) -> ActionList:
             hand_by_bottom[b] = [iid]
         else:
             group.append(iid)
+    from_basket = tb.rows_from_basket
     for rid in basket:
         k = kind[rid]
         if k == JAM:
             t = top[rid]
             # pinecone jam: any hand card with an ingredient half, in hand order
-            fits = hand_by_bottom.get(t) if t != PINECONE else _with_bottom(hand, bottom)
+            fits = hand_by_bottom.get(t) if t != PINECONE else [i for i in hand if bottom[i]]
             if fits:
-                row = rows["jam-basket", rid]
+                row = from_basket[rid]
                 for iid in fits:
                     add(row[iid])
         elif k == PIE and jam_tops:
             t = top[rid]
-            row = rows["pie-basket", rid]
+            row = from_basket[rid]
             for jid, jt in jam_tops:
                 if jt in (t, PINECONE):
                     add(row[jid])
@@ -428,22 +468,6 @@ def play_actions(state: JamState, seat: int) -> ActionList:
     for cid in hand:
         add(put[cid])
     return acts
-
-
-def _with_bottom(hand: list[str], bottom: dict[str, str]) -> list[str]:
-    return [iid for iid in hand if bottom[iid]]
-
-
-def _salad_combos(
-    fruits: tuple[str, ...], by_bottom: dict[str, list[str]]
-) -> list[tuple[str, ...]]:
-    combos: list[tuple[str, ...]] = [()]
-    for fruit in fruits:
-        options = by_bottom.get(fruit)
-        if not options:
-            return []
-        combos = [c + (o,) for c in combos for o in options]
-    return combos
 
 
 # -- applying moves --------------------------------------------------------------------------------
@@ -497,37 +521,38 @@ def _apply_bid(state: JamState, action: Action) -> None:
 
 
 def _apply_trade(state: JamState, action: Action) -> None:
-    kind = action["trade"]
+    args = dict(action.args)  # one conversion instead of a search of the arguments per name
+    kind = args["trade"]
+    t = state.trade
+    if kind == "mine" or kind == "theirs":  # a recipe added to one side: most trade moves
+        assert t is not None
+        t[kind].append(args["pick"])
+        return
     seat = state.active
     if kind == "none":
         state._enter_play()
         return
     if kind == "start":
         state.proposals += 1
-        state.bundle_memo = {}  # a new dict: a clone may still share the old one
-        state.trade = {"partner": action["partner"], "mine": [], "theirs": [], "stage": "build"}
+        state.proposal_tables = None  # worked out on the proposal's first step
+        state.trade = {"partner": args["partner"], "mine": [], "theirs": [], "stage": "build"}
         return
     if kind == "blind":
         state.traded_blind = True
         state.trade = {
-            "partner": action["partner"],
-            "k": action["k"],
+            "partner": args["partner"],
+            "k": args["k"],
             "mine": [],
             "theirs": [],
             "stage": "give",
         }
-        state.say(f"Seat {seat} swaps {action['k']} recipe(s) blind with seat {action['partner']}.")
+        state.say(f"Seat {seat} swaps {args['k']} recipe(s) blind with seat {args['partner']}.")
         _autofill_blind(state)
         return
-    t = state.trade
     assert t is not None
     if kind == "give":
-        (t["mine"] if t["stage"] == "give" else t["theirs"]).append(action["pick"])
+        (t["mine"] if t["stage"] == "give" else t["theirs"]).append(args["pick"])
         _autofill_blind(state)
-    elif kind == "mine":
-        t["mine"].append(action["pick"])
-    elif kind == "theirs":
-        t["theirs"].append(action["pick"])
     elif kind == "cancel":
         state.say(f"Seat {seat} withdraws the proposal.")
         state.trade = None
@@ -595,29 +620,28 @@ def _swap(state: JamState, a: int, b: int, from_a: list[str], from_b: list[str])
 
 def _apply_play(state: JamState, action: Action) -> None:
     seat = state.active
-    kind = action["play"]
+    args = dict(action.args)  # one conversion instead of a search of the arguments per name
+    kind = args["play"]
     hand = state.hands[seat]
+    basket = state.basket
 
     def take(cid: str, source: str) -> None:
-        if source == "hand":
-            hand.remove(cid)
-        else:
-            state.basket.remove(cid)
+        (hand if source == "hand" else basket).remove(cid)
 
     if kind == "ingredient":
-        cid = action["pick"]
+        cid = args["pick"]
         hand.remove(cid)
         state.to_basket(cid)
         state.say(f"Seat {seat} puts {state.label(cid)} in the basket.")
     elif kind == "jam":
-        rid, iid, source = action["recipe"], action["ingredient"], action["source"]
+        rid, iid, source = args["recipe"], args["ingredient"], args["source"]
         take(rid, source)
         take(iid, "basket" if source == "hand" else "hand")
         state.made[seat].append({"card": rid, "under": [iid], "since": state.turn_no})
         where = "from hand" if source == "hand" else "from the basket"
         state.say(f"Seat {seat} makes {state.label(rid)} {where} with {state.label(iid)}.")
     elif kind == "pie":
-        rid, jid, source = action["recipe"], action["jam"], action["source"]
+        rid, jid, source = args["recipe"], args["jam"], args["source"]
         take(rid, source)
         jam = state.take_made(seat, jid)
         state.clear_under(jam)  # the jam's own ingredient goes to the basket at once
@@ -627,11 +651,11 @@ def _apply_play(state: JamState, action: Action) -> None:
         if source == "basket":
             state.pie_debt += 1
     elif kind == "salad":
-        rid = action["recipe"]
-        ingredients = list(action["ingredients"])
+        rid = args["recipe"]
+        ingredients = list(args["ingredients"])
         take(rid, "hand")
         for cid in ingredients:
-            state.basket.remove(cid)
+            basket.remove(cid)
         state.made[seat].append({"card": rid, "under": ingredients, "since": state.turn_no})
         state.say(f"Seat {seat} makes {state.label(rid)}.")
     state.trade = None

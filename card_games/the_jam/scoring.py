@@ -30,6 +30,15 @@ FRUITS = (
     "cranberry",
 )
 
+FRUIT_INDEX = {fruit: i for i, fruit in enumerate(FRUITS)}
+
+
+def _slot_sums(slots: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """Per fruit, the sum over ``slots`` (each one count per fruit); zeros for none."""
+    if not slots:
+        return (0,) * len(FRUITS)
+    return tuple(map(sum, zip(*slots, strict=True)))
+
 
 @dataclass(frozen=True)
 class Breakdown:
@@ -75,12 +84,12 @@ def kind_counts(cards: Iterable[Card]) -> tuple[tuple[int, ...], int, tuple[int,
                 jams[card.top] += 1
         elif card.kind == PIE:
             pies[card.top] += 1
-    return tuple(jams[f] for f in FRUITS), pine, tuple(pies[f] for f in FRUITS)
+    return tuple(map(jams.__getitem__, FRUITS)), pine, tuple(map(pies.__getitem__, FRUITS))
 
 
 def _slots(fruits: Iterable[str]) -> tuple[int, ...]:
     counter = Counter(fruits)
-    return tuple(counter[f] for f in FRUITS)
+    return tuple(map(counter.__getitem__, FRUITS))
 
 
 def task_points(
@@ -91,8 +100,8 @@ def task_points(
     tasks = tuple(tasks)
     # recipes beyond what the task cards could ever use change nothing: cap them (cache hits)
     jam_cap, pine_cap, pie_cap = _caps(tasks)
-    jams = tuple(min(a, b) for a, b in zip(jams, jam_cap, strict=True))
-    pies = tuple(min(a, b) for a, b in zip(pies, pie_cap, strict=True))
+    jams = tuple(map(min, jams, jam_cap))  # elementwise (all these tuples have one slot per fruit)
+    pies = tuple(map(min, pies, pie_cap))
     return _task_points(jams, min(pine, pine_cap), pies, tasks, rules)
 
 
@@ -114,8 +123,8 @@ def _task_points(
     winters = [t for t in tasks if t.type == "winter"]
     grandmas = [t for t in tasks if t.type == "grandma"]
     parties = _parties(tasks)
-    party_jams = tuple(sum(p[0][i] for p in parties) for i in range(len(FRUITS)))
-    party_pies = tuple(sum(p[1][i] for p in parties) for i in range(len(FRUITS)))
+    party_jams = _slot_sums([p[0] for p in parties])
+    party_pies = _slot_sums([p[1] for p in parties])
     party_jam_total = sum(party_jams)
     # Winter cards use only jams and Grandma cards only pies, so their choices are enumerated
     # separately; the states are deduplicated on what the tea parties could still use.
@@ -127,7 +136,7 @@ def _task_points(
                 left = list(j_left)
                 short = 0
                 for f in choice:
-                    k = FRUITS.index(f)
+                    k = FRUIT_INDEX[f]
                     if left[k] > 0:
                         left[k] -= 1
                     else:
@@ -142,9 +151,9 @@ def _task_points(
         for p_left_pies, pts in grandma_states.items():
             for choice in combinations(g.pies, rules.grandma_need):
                 left = list(p_left_pies)
-                if all(left[FRUITS.index(f)] > 0 for f in choice):
+                if all(left[FRUIT_INDEX[f]] > 0 for f in choice):
                     for f in choice:
-                        left[FRUITS.index(f)] -= 1
+                        left[FRUIT_INDEX[f]] -= 1
                     key = tuple(left)
                     nxt[key] = max(nxt.get(key, -1), pts + rules.grandma_points)
         grandma_states = nxt
@@ -152,13 +161,13 @@ def _task_points(
     capped_w: dict[tuple[tuple[int, ...], int], int] = {}
     for (j_left, p_left), pts in winter_states.items():
         key = (
-            tuple(min(a, b) for a, b in zip(j_left, party_jams, strict=True)),
+            tuple(map(min, j_left, party_jams)),
             min(p_left, party_jam_total),
         )
         capped_w[key] = max(capped_w.get(key, -1), pts)
     capped_g: dict[tuple[int, ...], int] = {}
     for p_left_pies, pts in grandma_states.items():
-        key = tuple(min(a, b) for a, b in zip(p_left_pies, party_pies, strict=True))
+        key = tuple(map(min, p_left_pies, party_pies))
         capped_g[key] = max(capped_g.get(key, -1), pts)
     best = (-1, 0, 0, 0)
     for (j_left, p_left), w_pts in capped_w.items():
@@ -198,9 +207,9 @@ def _party_best(
         return 0
     if len(parties) == 1:
         ((jam_slots, pie_slots),) = parties
-        jam = sum(min(a, b) for a, b in zip(jams, jam_slots, strict=True))
+        jam = sum(map(min, jams, jam_slots))
         jam = min(jam + pine, sum(jam_slots))
-        pie = sum(min(a, b) for a, b in zip(pies, pie_slots, strict=True))
+        pie = sum(map(min, pies, pie_slots))
         return rules.party_points(jam + pie)
     if len(parties) == 2:
         return _two_parties(jams, pine, pies, parties, rules)

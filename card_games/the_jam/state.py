@@ -27,6 +27,7 @@ from card_games.the_jam.cards import (
 )
 from card_games.the_jam.rules import BASKET_SIZE, HAND_SIZE, MAX_PROPOSALS
 from card_games.the_jam.scoring import Breakdown, score_player
+from jamsumo_sim.errors import IllegalAction
 from jamsumo_sim.turnloop import (
     CHANCE,
     TERMINAL,
@@ -44,6 +45,9 @@ from jamsumo_sim.turnloop import (
 )
 
 _ONLY = tuple(frozenset((seat,)) for seat in range(8))  # one-seat log audiences
+# audience (None: everyone, or a seat) -> text -> its shared log line (see JamState.say)
+_LINES: dict[int | None, dict[str, LogEntry]] = {to: {} for to in (None, *range(8))}
+_MAX_LINES = 10_000
 
 LOG_TAIL = 40  # log lines in an observation (the whole log is in the state and the replay)
 
@@ -64,6 +68,15 @@ class DeckShuffle(Shuffle):
             return super().is_possible(action)
         order = action.get("order")
         return isinstance(order, tuple) and sorted(order) == sorted(self.items)
+
+
+def _outcome_json(action: Action) -> dict[str, Any]:
+    """``action.to_json()`` for one of this game's chance outcomes, which is_possible has checked:
+    its arguments are a seat number or a tuple of card ids (strings), never nested tuples."""
+    if not action.args:
+        return {"name": action.name}
+    args = {k: list(v) if isinstance(v, tuple) else v for k, v in action.args}
+    return {"name": action.name, "args": args}
 
 
 class JamState(State):
@@ -105,13 +118,17 @@ class JamState(State):
         self.traded_blind = False
         self.pie_debt = 0
         self.over = False
-        # caches, valid for one state version: every move (and perturb_hidden) bumps the version
+        # caches, valid for one state version: every move (and perturb_hidden) bumps the version;
+        # the legal-action cache is only ever filled for the seat to move
         self._version = 0
         self._legal_cache: tuple[int, int, list[Action]] | None = None
         self._chance_cache: tuple[int, Finite | Shuffle] | None = None
         self._score_cache: tuple[int, list[Breakdown]] | None = None
         self._clockwise = [Seating(n).clockwise(s) for s in range(n)]
-        self.bundle_memo: dict[tuple[str, int], moves.SideTable] = {}  # see moves._side_table
+        # the current proposal's two sides (see moves._trade_actions), and every side worked out
+        # in this game by its key (see moves._side_table: a pure function of it, so clones share it)
+        self.proposal_tables: tuple[moves.SideTable, moves.SideTable] | None = None
+        self.side_tables: dict[tuple[str, int, tuple[str, ...]], moves.SideTable] = {}
 
     # -- helpers ----------------------------------------------------------------------------
     def card(self, card_id: str) -> Card:
@@ -121,11 +138,18 @@ class JamState(State):
         return self.tb.label[card_id]
 
     def say(self, text: str, to: int | list[int] | None = None) -> None:
-        """``State.say``, with the one-seat audiences made once (a line or two per move)."""
-        if isinstance(to, int):
-            self.log.append(LogEntry(text, _ONLY[to]))
-        else:
+        """``State.say`` for everyone or one seat, sharing one (immutable) LogEntry per line and
+        audience: most lines recur ("Seat 1 draws a card."), and building one is slow."""
+        if to is not None and not isinstance(to, int):
             super().say(text, to)
+            return
+        lines = _LINES[to]
+        entry = lines.get(text)
+        if entry is None:
+            if len(lines) >= _MAX_LINES:  # a bound: offers and scores make ever new lines
+                lines.clear()
+            entry = lines[text] = LogEntry(text, None if to is None else _ONLY[to])
+        self.log.append(entry)
 
     @property
     def active(self) -> int:
@@ -189,6 +213,47 @@ class JamState(State):
             return trade["partner"]
         turns = self.turns
         return turns.order[turns.position]
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """``State.legal_actions``; the seat to move asking goes straight to the cached list."""
+        player = self.current_player()
+        if player < 0 or (seat is not None and seat != player):  # chance, the end, not its turn
+            return super().legal_actions(seat)
+        cache = self._legal_cache  # what _legal_actions does, written out (asked every move)
+        if cache is not None and cache[0] == self._version and cache[1] == player:
+            return cache[2]
+        acts = moves.legal_actions(self, player)
+        self._legal_cache = (self._version, player, acts)
+        return acts
+
+    def is_terminal(self) -> bool:
+        return self.over  # what current_player() == TERMINAL says, without working out the rest
+
+    def apply_action(self, action: Action, known_legal: list[Action] | None = None) -> None:
+        """``State.apply_action``, with cheaper history entries: a seat's move copies the move's
+        cached JSON (``moves.action_json``), a chance outcome turns its tuple of card ids into a
+        list in one call (``Action.to_json`` makes a call per card). The end: the generic path."""
+        if self.over:
+            super().apply_action(action, known_legal)
+            return
+        if self.pending:
+            if not self._chance().is_possible(action):
+                raise IllegalAction(f"{action.name!r} is not a possible chance outcome here")
+            self.history.append({"chance": _outcome_json(action)})
+            self._version += 1
+            self._apply_chance(action)
+            return
+        # the seat to move: known from the legal-action cache when the move was chosen from it
+        cache = self._legal_cache
+        player = (
+            cache[1] if cache is not None and cache[0] == self._version else self.current_player()
+        )
+        listed = known_legal is not None and action in known_legal
+        if not listed and not self.is_legal(player, action):
+            raise IllegalAction(self.why_illegal(player, action))
+        self.history.append({"seat": player, "action": moves.action_json(action)})
+        self._version += 1
+        moves.apply(self, action)
 
     # -- chance -----------------------------------------------------------------------------
     def _chance(self) -> Finite | Shuffle:
@@ -486,7 +551,8 @@ class JamState(State):
         if cache is not None and cache[0] == self._version and cache[1] == seat:
             return cache[2]
         acts = moves.legal_actions(self, seat)
-        self._legal_cache = (self._version, seat, acts)
+        if seat == self.current_player():  # the cache holds the seat to move (see apply_action)
+            self._legal_cache = (self._version, seat, acts)
         return acts
 
     def _apply_action(self, action: Action) -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from functools import cached_property
+from collections.abc import Callable
+from functools import cache, cached_property
 from typing import Any, TextIO
 
 import numpy as np
@@ -70,9 +71,7 @@ class SeatView:
         It comes from the same seed and decision as ``rng`` (a 64-bit hash, so the modulo bias
         is below 1e-17); the random agent uses it because it is called on every move.
         """
-        from jamsumo_sim.turnloop.driver import agent_key
-
-        return agent_key(self._source, self.seat) % n
+        return _agent_key()(self._source, self.seat) % n
 
     def parse(self, text: str) -> Action | None:
         """A typed move that need not be in the listed legal actions (e.g. a flick)."""
@@ -83,6 +82,15 @@ class SeatView:
         if action in self.legal_actions or self._source.is_legal(self.seat, action):
             return None
         return self._source.why_illegal(self.seat, action)
+
+
+@cache
+def _agent_key() -> Callable[[State, int], int]:
+    """``driver.agent_key``, imported on first use (the driver imports this module), then kept:
+    an import statement in ``random_index`` would run on every move."""
+    from jamsumo_sim.turnloop.driver import agent_key
+
+    return agent_key
 
 
 class Agent:
@@ -109,7 +117,8 @@ class RandomAgent(Agent):
     kind = "random"
 
     def act(self, view: SeatView) -> Action:
-        return view.legal_actions[view.random_index(len(view.legal_actions))]
+        legal = view.legal_actions
+        return legal[view.random_index(len(legal))]
 
 
 class HeuristicAgent(Agent):

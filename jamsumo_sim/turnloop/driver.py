@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import gc
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -110,9 +112,11 @@ def step(state: State, agents: Sequence[Agent]) -> dict[str, Any]:
     elif player == SIMULTANEOUS:
         joint = {seat: _ask(agents[seat], state, seat)[0] for seat in state.simultaneous_seats()}
         state.apply_actions(joint)  # checks every seat's move
-    else:
-        action, legal = _ask(agents[player], state, player)
-        state.apply_action(action, known_legal=legal)  # raises IllegalAction with the reason
+    else:  # _ask, written out: this branch runs on almost every move
+        view = SeatView(state, player)
+        action = agents[player].act(view)
+        # raises IllegalAction with the reason
+        state.apply_action(action, known_legal=view.legal_actions)
     return state.history[-1]
 
 
@@ -139,7 +143,27 @@ def play(
             f"{state.num_players} seats need {state.num_players} agents, got {len(agents)}"
         )
     limit = max_steps if max_steps is not None else game.max_game_length(state.params)
-    stopped = False
+    with _fewer_collections():
+        stopped = _play_moves(game, state, agents, limit, on_event, on_save)
+    finished = state.is_terminal()
+    return MatchResult(
+        state=state,
+        returns=state.returns() if finished else [],
+        winners=state.winners() if finished else [],
+        turns=state.turns_played(),
+        stopped=stopped,
+    )
+
+
+def _play_moves(
+    game: Game,
+    state: State,
+    agents: Sequence[Agent],
+    limit: int,
+    on_event: Callable[[MatchEvent], None] | None,
+    on_save: Callable[[State, str | None], None] | None,
+) -> bool:
+    """The move loop of ``play``; True if a person stopped the match before its end."""
     while not state.is_terminal():
         if len(state.history) >= limit:
             raise RuntimeError(f"{game.name}: no end after {limit} moves (bound exceeded)")
@@ -154,15 +178,35 @@ def play(
             # a person stopping (or Ctrl-C) never loses the match: save it to resume later
             if on_save is not None:
                 on_save(state, None)
-            stopped = True
-            break
+            return True
         if on_event is not None:
             on_event(MatchEvent(state, entry, state.log[seen:]))
-    finished = state.is_terminal()
-    return MatchResult(
-        state=state,
-        returns=state.returns() if finished else [],
-        winners=state.winners() if finished else [],
-        turns=state.turns_played(),
-        stopped=stopped,
-    )
+    return False
+
+
+# Young-generation threshold of the garbage collector during a match (Python's default is 700).
+_MATCH_GC_THRESHOLD = 20_000
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Run the cyclic garbage collector less often during a match.
+
+    A match allocates many small containers that live to its end (history entries, log lines):
+    at the default thresholds young collections run every few moves and pass them on, and a full
+    collection follows every few card games, each rescanning everything the program built before
+    (numpy, card tables, move memos). A young threshold of 20 000 (a few MB of young objects at
+    most) makes all of them rarer; garbage is still found, in bigger batches, and once more when
+    the caller's thresholds come back after the match (unless someone changed them meanwhile: a
+    match on another thread).
+    """
+    old = gc.get_threshold()
+    if old[0] >= _MATCH_GC_THRESHOLD:  # already raised (a match inside a match) or set higher
+        yield
+        return
+    gc.set_threshold(_MATCH_GC_THRESHOLD, *old[1:])
+    try:
+        yield
+    finally:
+        if gc.get_threshold()[0] == _MATCH_GC_THRESHOLD:
+            gc.set_threshold(*old)
