@@ -17,7 +17,8 @@ Dice take ``face`` (1..6, default 1) or ``orientation`` ([top, east, north]); ``
 ``vy``, ``omega`` default to 0.  The first flick is applied at
 t = 0 together with any initial velocities; each later flick once everything has come to rest.
 ``max_time`` (default 20 s) limits each shot.  Output: ``time_to_rest`` and ``steps`` (totals over all
-shots), ``rested``, the dice at the end, every event, and with ``--trace`` the dice every SECONDS.
+shots; ``dt`` is the model step they count), ``rested``, the dice at the end, every event, and with
+``--trace`` the dice every SECONDS (rounded to whole model steps).
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--trace",
         metavar="SECONDS",
         type=_positive_float,
-        help="also output the dice's positions every SECONDS of simulated time",
+        help="also output the dice's positions every SECONDS of simulated time (rounded to whole "
+        "model steps)",
     )
     p.set_defaults(func=run)
 
@@ -259,6 +261,7 @@ def run_scenario(
     out: dict[str, Any] = {
         "time_to_rest": total_steps * world.params.dt,
         "steps": total_steps,
+        "dt": world.params.dt,  # one model step (s): what ``steps`` counts
         "rested": rested,
         "dice": [_die_json(s) for s in world.states()],
         "events": [e.to_json() for e in world.events],

@@ -39,6 +39,7 @@ BASE = {
 def test_issue_example_slide():
     out = sc.run_scenario(BASE)
     dt = PhysicsParams.from_board(load_board("standard")).dt
+    assert out["dt"] == dt
     assert out["rested"] is True and out["steps"] == round(out["time_to_rest"] / dt)
     assert out["time_to_rest"] == pytest.approx(0.4077, rel=0.01)
     (d,) = out["dice"]
