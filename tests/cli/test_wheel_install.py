@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -25,6 +26,26 @@ REPO = Path(__file__).resolve().parents[2]
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("wheel")
     dist = root / "dist"
+    # build from a copy: setuptools writes build/ beside the sources, and two test workers building
+    # in the checkout at once trip over each other's files
+    src = root / "src"
+    shutil.copytree(
+        REPO,
+        src,
+        ignore=shutil.ignore_patterns(
+            ".git",
+            ".venv",
+            "venv",
+            "build",
+            "dist",
+            "*.egg-info",
+            "__pycache__",
+            ".*_cache",
+            ".hypothesis",
+            "out",
+        ),  # fmt: skip
+        symlinks=True,
+    )
     build = subprocess.run(
         [
             sys.executable,
@@ -36,7 +57,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "-q",
             "-w",
             str(dist),
-            str(REPO),
+            str(src),
         ],
         capture_output=True,
         text=True,
