@@ -10,7 +10,8 @@ again by a small key, or in a row of moves sharing a key prefix (``_Row``: one r
 so no name is formatted and few keys are built on the hot path; the state caches the
 legal-action list per state version (``JamState.legal_actions``), and each side of a proposal
 keeps its owner's recipes in bundle order, from which every "add a recipe" list is two slices
-(``_side_table``).
+(``_side_table``). The play step reads the basket deduplicated and grouped from an index the
+state keeps up to date card by card (``JamState.basket_index``, ``basket.BasketIndex``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bisect import bisect_right
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
+from card_games.the_jam.basket import stack_tops
 from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD, CardSet, card_rank
 from card_games.the_jam.rules import TRAVEL_MAX_SWAP
 from jamsumo_sim.turnloop import Action
@@ -91,11 +93,18 @@ class Tables:
         self.points = {c: k.points for c, k in cards.items()}
         self.fruits = {c: k.fruits for c, k in cards.items()}
         self.rank = card_rank(cs)
+        # by rank: the card id, and the number of its distinct card (copies share it)
+        self.by_rank = sorted(self.rank, key=self.rank.__getitem__)
+        names = list(map(self.label.__getitem__, self.by_rank))
+        self.card_of_rank = [names.index(name) for name in names]
         self.moves: dict[tuple[Any, ...], Action] = {}
         self.rows: dict[tuple[Any, ...], _Row] = {}
         # recipe id -> the row of its moves, played from the hand or from the basket
         self.rows_from_hand = _RecipeRows(self, "hand")
         self.rows_from_basket = _RecipeRows(self, "basket")
+        self.puts = self.row(("put",))  # "put this card in the basket", by card
+        self.starts = self.row(("start",))  # "propose a trade to seat ...", by seat
+        self.gives = self.row(("give",))  # travel blind swap: "give this recipe", by card
 
     def row(self, prefix: tuple[Any, ...]) -> _Row:
         """The moves whose keys start with ``prefix``, by the key's last part (see ``_Row``)."""
@@ -275,15 +284,14 @@ def _auction_actions(state: JamState, seat: int) -> list[Action]:
 
 def _trade_menu(state: JamState) -> ActionList:
     acts = ActionList([_NO_TRADE])
-    seat = state.active
+    if not state.travel:
+        acts += map(state.tb.starts.__getitem__, state._trade_partners())
+        return acts
     move = state.tb.move
+    own = min(TRAVEL_MAX_SWAP, len(state.pile(state.active)))
     for partner in state._trade_partners():
-        if state.travel:
-            most = min(TRAVEL_MAX_SWAP, len(state.pile(seat)), len(state.pile(partner)))
-            for k in range(1, most + 1):
-                acts.append(move(("blind", partner, k)))
-        else:
-            acts.append(move(("start", partner)))
+        for k in range(1, min(own, len(state.pile(partner))) + 1):
+            acts.append(move(("blind", partner, k)))
     return acts
 
 
@@ -293,9 +301,9 @@ def _trade_actions(state: JamState, seat: int) -> ActionList:
     tb = state.tb
     if state.travel:
         owner_ids = t["mine"] if t["stage"] == "give" else t["theirs"]
-        pile = [r["card"] for r in state.pile(seat) if r["card"] not in owner_ids]
-        move = tb.move
-        return ActionList(move(("give", c)) for c in _distinct(tb.label, pile))
+        # the pile (recipes with no ingredient on them) less what this side gives already
+        pile = [c for r in state.made[seat] if not r["under"] and (c := r["card"]) not in owner_ids]
+        return ActionList(map(tb.gives.__getitem__, _distinct(tb.label, pile)))
     if t["stage"] == "respond":
         return ActionList(_ACCEPT_REFUSE)
     tables = state.proposal_tables
@@ -348,16 +356,17 @@ def _side_table(state: JamState, side: str, owner: int) -> SideTable:
 
 def _build_side_table(tb: Tables, side: str, owner: int, made: tuple[str, ...]) -> SideTable:
     row = tb.row(("mine",) if side == "mine" else ("theirs", owner))
-    order = sorted(made, key=tb.rank.__getitem__)
-    ranks = list(map(tb.rank.__getitem__, order))
-    acts = list(map(row.__getitem__, order))
+    ranks = sorted(map(tb.rank.__getitem__, made))  # ints sort faster than ids by a key
+    by_rank, card_of_rank = tb.by_rank, tb.card_of_rank
+    acts = [row[by_rank[r]] for r in ranks]
     run: list[int] = []
     firsts: list[Action] = []
-    previous = None
-    for action, name in zip(acts, map(tb.label.__getitem__, order), strict=True):
-        if name != previous:
+    previous = -1
+    for r, action in zip(ranks, acts, strict=True):
+        card = card_of_rank[r]
+        if card != previous:
             firsts.append(action)
-            previous = name
+            previous = card
         run.append(len(firsts) - 1)
     return ranks, acts, run, firsts
 
@@ -390,27 +399,17 @@ def play_actions(state: JamState, seat: int) -> ActionList:
     """Every distinct way to play one card: jam, pie, fruit salad, or an ingredient to the basket.
 
     Each recipe's moves come from its row of memoised moves (``Tables.rows_from_hand`` and
-    ``rows_from_basket``), looked up once per recipe rather than by a key built per move.
+    ``rows_from_basket``), looked up once per recipe rather than by a key built per move; the
+    basket comes deduplicated and grouped from its index (``JamState.basket_index``).
     """
     tb = state.tb
     label, kind, top, bottom = tb.label, tb.kind, tb.top, tb.bottom
     hand = _distinct(label, state.hands[seat])
-    # the distinct basket cards, and the same grouped by ingredient half, in one pass
-    basket: list[str] = []
-    by_bottom: dict[str, list[str]] = {}
-    seen: set[str] = set()
-    for cid in state.accessible_basket():
-        name = label[cid]
-        if name in seen:
-            continue
-        seen.add(name)
-        basket.append(cid)
-        b = bottom[cid]
-        group = by_bottom.get(b)
-        if group is None:
-            by_bottom[b] = [cid]
-        else:
-            group.append(cid)
+    if state.travel:  # stack tops: listed afresh (a change can uncover any of them)
+        basket, by_bottom, recipes = stack_tops(state.basket, kind, bottom)
+    else:
+        index = state.basket_index()
+        basket, by_bottom, recipes = index.distinct, index.by_bottom, index.recipes
     jams = _distinct(label, [c for r in state.made[seat] if kind[c := r["card"]] == JAM])
     jam_tops = [(jid, top[jid]) for jid in jams]
     acts = ActionList()
@@ -448,23 +447,21 @@ def play_actions(state: JamState, seat: int) -> ActionList:
         else:
             group.append(iid)
     from_basket = tb.rows_from_basket
-    for rid in basket:
-        k = kind[rid]
-        if k == JAM:
-            t = top[rid]
+    for rid in recipes:  # the basket's jams and pies, in basket order
+        t = top[rid]
+        if kind[rid] == JAM:
             # pinecone jam: any hand card with an ingredient half, in hand order
             fits = hand_by_bottom.get(t) if t != PINECONE else [i for i in hand if bottom[i]]
             if fits:
                 row = from_basket[rid]
                 for iid in fits:
                     add(row[iid])
-        elif k == PIE and jam_tops:
-            t = top[rid]
+        elif jam_tops:
             row = from_basket[rid]
             for jid, jt in jam_tops:
                 if jt in (t, PINECONE):
                     add(row[jid])
-    put = tb.row(("put",))
+    put = tb.puts
     for cid in hand:
         add(put[cid])
     return acts
@@ -585,19 +582,16 @@ def _autofill_blind(state: JamState) -> None:
     t = state.trade
     assert t is not None
     k = t["k"]
+    # the give side first: once it has chosen, the answer is looked at in the same call (so the
+    # answering side's forced choice is never missed)
     for stage, owner, key in (("give", state.active, "mine"), ("answer", t["partner"], "theirs")):
         if t["stage"] != stage:
             continue
-        pile = [r["card"] for r in state.pile(owner)]
+        pile = state.pile(owner)
         if len(pile) == k:
-            t[key] = list(pile)
+            t[key] = [r["card"] for r in pile]
         if len(t[key]) == k:
             t["stage"] = "answer" if stage == "give" else "done"
-    if t["stage"] == "answer":
-        pile = [r["card"] for r in state.pile(t["partner"])]
-        if len(pile) == k:
-            t["theirs"] = list(pile)
-            t["stage"] = "done"
     if t["stage"] == "done":
         active, partner = state.active, t["partner"]
         _swap(state, active, partner, t["mine"], t["theirs"])
@@ -623,10 +617,12 @@ def _apply_play(state: JamState, action: Action) -> None:
     args = dict(action.args)  # one conversion instead of a search of the arguments per name
     kind = args["play"]
     hand = state.hands[seat]
-    basket = state.basket
 
     def take(cid: str, source: str) -> None:
-        (hand if source == "hand" else basket).remove(cid)
+        if source == "hand":
+            hand.remove(cid)
+        else:
+            state.take_from_basket(cid)
 
     if kind == "ingredient":
         cid = args["pick"]
@@ -655,7 +651,7 @@ def _apply_play(state: JamState, action: Action) -> None:
         ingredients = list(args["ingredients"])
         take(rid, "hand")
         for cid in ingredients:
-            basket.remove(cid)
+            state.take_from_basket(cid)
         state.made[seat].append({"card": rid, "under": ingredients, "since": state.turn_no})
         state.say(f"Seat {seat} makes {state.label(rid)}.")
     state.trade = None

@@ -179,6 +179,7 @@ def _task_points(
     return best[1], best[2], best[3]
 
 
+@lru_cache(maxsize=4096)  # a pure function of the task cards, asked for on every scoring miss
 def _parties(tasks: tuple[TaskCard, ...]) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """The Big tea parties: the i-th card of each type together form party i (two with 2 players)."""
     by_type: dict[str, list[TaskCard]] = {}

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from card_games.the_jam import moves
+from card_games.the_jam.basket import BasketIndex
 from card_games.the_jam.cards import (
     BEAR,
     JAM,
@@ -129,6 +130,8 @@ class JamState(State):
         # in this game by its key (see moves._side_table: a pure function of it, so clones share it)
         self.proposal_tables: tuple[moves.SideTable, moves.SideTable] | None = None
         self.side_tables: dict[tuple[str, int, tuple[str, ...]], moves.SideTable] = {}
+        # the basket as the play step reads it, kept up to date card by card (see basket_index)
+        self._basket_index: BasketIndex | None = None
 
     # -- helpers ----------------------------------------------------------------------------
     def card(self, card_id: str) -> Card:
@@ -170,12 +173,44 @@ class JamState(State):
             tops[bottom[cid]] = cid
         return [cid for cid in self.basket if tops[bottom[cid]] == cid]
 
+    def basket_index(self) -> BasketIndex:
+        """The index of the accessible basket, rebuilt if it no longer describes the basket."""
+        tb = self.tb
+        if self.travel:  # a change can uncover stack tops: listed afresh each time, never kept
+            return BasketIndex.of_stack_tops(self.basket, tb.kind, tb.bottom)
+        index = self._basket_index
+        if index is None or index.stale or index.cards != self.basket:
+            index = self._basket_index = BasketIndex(
+                self.basket, self.basket, tb.label, tb.kind, tb.bottom
+            )
+        return index
+
+    def _index_to_update(self) -> BasketIndex | None:
+        """The kept basket index, if it can follow the next change card by card (it describes the
+        basket); otherwise it is dropped, to be rebuilt when next asked for."""
+        index = self._basket_index
+        if index is not None and (index.stale or index.cards != self.basket):
+            index = self._basket_index = None
+        return index
+
     def to_basket(self, card_id: str) -> None:
+        # no call when no index is kept (always so in the travel variant): this runs per card
+        index = None if self._basket_index is None else self._index_to_update()
         # travel: a fruit salad goes to the bottom of its ingredient's stack
         if self.travel and self.tb.kind[card_id] == SALAD:
             self.basket.insert(0, card_id)
         else:
             self.basket.append(card_id)
+        if index is not None:
+            tb = self.tb
+            index.append(card_id, tb.label, tb.kind, tb.bottom)
+
+    def take_from_basket(self, card_id: str) -> None:
+        index = None if self._basket_index is None else self._index_to_update()
+        self.basket.remove(card_id)
+        if index is not None:
+            tb = self.tb
+            index.remove(card_id, tb.label, tb.kind, tb.bottom)
 
     def made_cards(self, seat: int) -> list[Card]:
         return [self.card(r["card"]) for r in self.made[seat]]
@@ -323,7 +358,7 @@ class JamState(State):
                 aside.append(cid)  # set aside and shuffled back once the basket is full
                 continue
             seen.add(card.bottom)
-            self.basket.append(cid)
+            self.basket.append(cid)  # as dealt (the index is built when first asked for)
         self.say("The basket: " + ", ".join(self.label(c) for c in self.basket))
         if aside:
             self.say(f"{len(aside)} set-aside card(s) are shuffled back into the deck.")
@@ -783,6 +818,8 @@ class JamState(State):
         new.deck = list(self.deck)
         new.hands = [list(h) for h in self.hands]
         new.basket = list(self.basket)
+        if self._basket_index is not None:  # never shared: each state updates its own
+            new._basket_index = self._basket_index.copy()
         new.made = [[dict(r, under=list(r["under"])) for r in m] for m in self.made]
         new.tasks = [{k: list(v) for k, v in t.items()} for t in self.tasks]
         new.task_rest = {k: list(v) for k, v in self.task_rest.items()}
