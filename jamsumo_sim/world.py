@@ -660,13 +660,10 @@ class World:
 
     @property
     def _pre_vc(self) -> np.ndarray:
-        """Velocities after this step's friction kick, before its collisions."""
+        """Velocities after this step's friction kick, before its collisions (valid while the
+        Space steps: the end of the step writes the next kick over them)."""
         out = self._wbuf[self._rows]
         return out[:, 0] + 1j * out[:, 1]
-
-    @property
-    def _pre_w(self) -> np.ndarray:
-        return self._wbuf[self._rows, 2]
 
     def _refresh_flags(self, nrows: int) -> None:
         """Per-die flags for the kernels, from the dice records (after any change of status)."""
@@ -762,6 +759,8 @@ class World:
         self._read()
         if not self._order:
             return
+        # the velocities this step's contacts started from (the kick below overwrites them)
+        pre = self._wbuf[self._rows] if self._contacts else None
         # screen this state and kick for the next step in one call (the kick is dropped if
         # the bookkeeping below changes anything)
         code, ke_after, kicked, ke_kicked = step_kernels.advance(
@@ -770,8 +769,8 @@ class World:
         self._screened = code
         if kicked >= 0:
             self._pending = (kicked, ke_kicked)
-        if self._contacts and not was_dirty and ke_after > ke_before:
-            self._limit_contact_energy()
+        if pre is not None and not was_dirty and ke_after > ke_before:
+            self._limit_contact_energy(pre)
         if code & step_kernels.NEAR_EDGE_OR_HOLE or self._special:
             self._after_step()
             if self._dirty or not self._current:
@@ -787,15 +786,16 @@ class World:
             n_sub = p.collision_substeps
             self._collect_collisions((self.steps - 1 + (k + 1) / n_sub) * p.dt)
 
-    def _limit_contact_energy(self) -> None:
+    def _limit_contact_energy(self, pre: np.ndarray) -> None:
         """Contacts must not create kinetic energy.  Chipmunk's sequential impulses with restitution at
         a box's two contact points (plus friction) can overshoot by a few per cent for e >~ 0.8; where
         a group of touching dice gained energy in this step, scale its motion relative to the group's
         centre-of-mass velocity back to the energy it had (momentum is kept; with a wall in the group
-        the whole motion is scaled).  Only called when the total energy grew."""
+        the whole motion is scaled).  Only called when the total energy grew; ``pre`` holds each
+        die's (vx, vy, w) before the step's contacts."""
         p = self.params
         m, inertia = p.die_mass, self._inertia
-        v0, w0, v1, w1 = self._pre_vc, self._pre_w, self._vc, self._w
+        v0, w0, v1, w1 = pre[:, 0] + 1j * pre[:, 1], pre[:, 2], self._vc, self._w
         ke0 = 0.5 * m * (v0.real**2 + v0.imag**2) + 0.5 * inertia * w0**2
         ke1 = 0.5 * m * (v1.real**2 + v1.imag**2) + 0.5 * inertia * w1**2
         n = len(self._order)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from physics_helpers import FLAT, run_steps
 
@@ -71,6 +71,9 @@ def _kinetic_energy(w: World, p) -> float:
     e=st.floats(0.0, 1.0),
     mu=st.floats(0.0, 0.6),
 )
+# a corner-to-corner hit at e = 1 where the solver adds 5e-7 of the energy (the limiter once
+# compared against the next step's kick instead of this step's pre-contact velocities)
+@example(dx=0.0078125, ang1=0.0, ang2=0.0, speed=1.0, heading=0.0, spin=0.0, e=1.0, mu=0.0)
 def test_energy_never_grows(params, dx, ang1, ang2, speed, heading, spin, e, mu):
     """Random glancing collisions (no board friction): kinetic energy never increases; momentum kept."""
     p = _frictionless(params).with_overrides({"restitution": e, "mu_die": mu})
