@@ -61,7 +61,7 @@ def smart_vs_random(players: int, seeds: int, variant: str = "standard") -> tupl
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=200)
+    parser.add_argument("--seeds", type=int, default=200, help="win-rate seeds (0: speed only)")
     parser.add_argument("--games", type=int, default=300)
     args = parser.parse_args()
     print("Jumble Jam — random vs random, games per CPU second (one core)")
@@ -70,6 +70,8 @@ def main() -> None:
         engine = engine_games(players, args.games)
         driver = driver_games(players, max(20, args.games // 5))
         print(f"{players:>8} {engine:>10.0f} {driver:>10.0f}")
+    if args.seeds < 1:  # speed only
+        return
     print()
     print(f"Smart vs random over {args.seeds} seeds (smart seat rotates)")
     print(f"{'players':>8} {'variant':>12} {'smart wins':>11} {'fair share':>11}")

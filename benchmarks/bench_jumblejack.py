@@ -57,12 +57,15 @@ def smart_vs_random(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=200)
+    parser.add_argument("--seeds", type=int, default=200, help="win-rate seeds (0: speed only)")
     parser.add_argument("--speed-games", type=int, default=400)
     args = parser.parse_args()
     print(f"{'players':>7} {'games/s':>8} {'smart win':>9} {'random win':>10} {'fair share':>10}")
     for players in range(GAME.min_players, GAME.max_players + 1):
         speed = games_per_second(players, args.speed_games)
+        if args.seeds < 1:  # speed only
+            print(f"{players:>7} {speed:>8.0f}")
+            continue
         smart, rand, fair = smart_vs_random(players, range(args.seeds))
         print(f"{players:>7} {speed:>8.0f} {smart:>9.1%} {rand:>10.1%} {fair:>10.1%}")
 
