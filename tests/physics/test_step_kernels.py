@@ -12,6 +12,7 @@ from jamsumo_sim.board import load_board
 from jamsumo_sim.friction import friction_kick, patch_points
 from jamsumo_sim.params import PhysicsParams
 from jamsumo_sim.surface import Surface
+from jamsumo_sim.world import World
 
 _LEGS = [
     {"name": "south-west", "x": -0.205, "y": -0.205, "height": 0.02},
@@ -27,18 +28,14 @@ BOARDS = {
 
 
 def _setup(board_key: str):
+    """Board, params, surface, patch points (K, 2) and the kernels' parameter vector, as a World
+    on that board uses them."""
     board = load_board(BOARDS[board_key])
     p = PhysicsParams.from_board(board)
+    world = World(board, p)
     surf = Surface(board, p.gravity)
     pts = patch_points(p.patch_fraction * p.die_size, p.patch_quadrature)
-    statics_hold = surf.max_slope() < p.mu_static
-    prm = K.step_params(
-        dt=p.dt, mass=p.die_mass, inertia=p.die_inertia, mu_k=p.mu_board, mu_s=p.mu_static,
-        gravity=p.gravity, k_dish=surf.k, r_dish=surf.r_dish, tilt=tuple(surf.tilt),
-        flat=surf.trivially_flat, statics_hold=statics_hold, half=board.half,
-        hole_r=board.hole_radius, rest_speed=p.rest_speed, rest_spin=p.rest_spin,
-    )  # fmt: skip
-    return board, p, surf, pts, prm, statics_hold
+    return board, p, surf, pts, world._prm, surf.max_slope() < p.mu_static
 
 
 def _random_state(rng, n: int, half: float) -> np.ndarray:
