@@ -693,7 +693,11 @@ class World:
             self._wbuffer.set_float_buf(self._wbuf.reshape(-1))
             self._wdata = _batch_request(self._wbuffer, _WRITE_FIELDS)
         else:
-            self._wbuf[:] = 0.0  # rows may belong to other bodies now (the walls' must stay 0)
+            # a row no die holds (the walls' static body) must push zero velocity; the dice's rows
+            # keep this step's pre-contact velocities (a climb mid-step re-indexes the bodies)
+            others = np.ones(nrows, dtype=bool)
+            others[self._rows] = False
+            self._wbuf[others] = 0.0
 
     def _write(self, vc: np.ndarray, w: np.ndarray) -> None:
         out = self._wbuf

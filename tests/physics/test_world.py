@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 
 from jamsumo_sim.errors import IllegalAction as BaseIllegal
@@ -235,3 +236,19 @@ def test_mirrored_flick_on_standard_board(standard_board, params, speed):
         assert s.status == m.status
         assert m.x == pytest.approx(-s.x, abs=1e-6) and m.y == pytest.approx(s.y, abs=1e-6)
         assert math.remainder(m.angle + s.angle, math.pi / 2) == pytest.approx(0.0, abs=1e-4)
+
+
+def test_reindexing_keeps_pre_contact_velocities(standard_board, params):
+    """Re-indexing the bodies mid-step (a die climbing a platform) keeps each die's pre-contact
+    velocities for the energy limiter and zeroes the rows no die holds (the walls' static body)."""
+    w = World(standard_board, params)
+    w.add_die("a", 0.05, 0.05, face=1, vx=0.3)
+    w.add_die("b", -0.05, 0.05, face=1)
+    w.step()
+    w._wbuf[:] = 1.25
+    w._dirty = True
+    w._read()
+    others = np.ones(len(w._wbuf), dtype=bool)
+    others[w._rows] = False
+    assert others.any()
+    assert (w._wbuf[w._rows] == 1.25).all() and (w._wbuf[others] == 0.0).all()
