@@ -8,7 +8,6 @@ Timings on a shared machine are noisy: the ratio (same process, interleaved runs
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import time
 
@@ -18,7 +17,7 @@ import pymunk
 from jamsumo_sim.board import load_board
 from jamsumo_sim.flick import Flick
 from jamsumo_sim.params import PhysicsParams
-from jamsumo_sim.world import World
+from jamsumo_sim.world import World, die_body
 
 GOAL_RATIO = 3.0
 GOAL_RTF = 100.0
@@ -55,16 +54,7 @@ def bare_space(world: World) -> pymunk.Space:
     for st in world.states():
         if st.status != "on_board":
             continue
-        b = pymunk.Body(p.die_mass, p.die_inertia)
-        b.position = (st.x, st.y)
-        b.angle = st.angle
-        b.velocity = (st.vx, st.vy)
-        b.angular_velocity = st.omega
-        inner = p.die_size - 2 * p.die_edge_radius
-        shape = pymunk.Poly.create_box(b, (inner, inner), radius=p.die_edge_radius)
-        shape.elasticity = math.sqrt(p.restitution)
-        shape.friction = math.sqrt(p.mu_die)
-        s.add(b, shape)
+        s.add(*die_body(p, st.x, st.y, st.angle, st.vx, st.vy, st.omega))
     return s
 
 

@@ -182,6 +182,23 @@ class _Die:
         return self.body is not None
 
 
+def die_body(
+    p: PhysicsParams, x: float, y: float, angle: float, vx: float, vy: float, omega: float
+) -> tuple[pymunk.Body, pymunk.Poly]:
+    """A die's pymunk body and rounded-box shape (die-die elasticity and friction: see the module
+    docstring's material pairs); the benchmark's bare Space builds its dice with this too."""
+    body = pymunk.Body(p.die_mass, p.die_inertia)
+    body.position = (x, y)
+    body.angle = angle
+    body.velocity = (vx, vy)
+    body.angular_velocity = omega
+    inner = p.die_size - 2 * p.die_edge_radius
+    shape = pymunk.Poly.create_box(body, (inner, inner), radius=p.die_edge_radius)
+    shape.elasticity = math.sqrt(p.restitution)
+    shape.friction = math.sqrt(p.mu_die)
+    return body, shape
+
+
 class World:
     """The physics of one board and its dice; see the module docstring for the step and rest rules."""
 
@@ -298,7 +315,6 @@ class World:
         p = self.params
         e_die = math.sqrt(p.restitution)
         f_die = math.sqrt(p.mu_die)
-        self._e_die, self._f_die = e_die, f_die
         body = pymunk.Body(body_type=pymunk.Body.STATIC)
         walls = []
         for plat in self.board.platforms:
@@ -312,16 +328,7 @@ class World:
         self._walls = walls
 
     def _add_body(self, d: _Die) -> None:
-        p = self.params
-        body = pymunk.Body(p.die_mass, self._inertia)
-        body.position = (d.x, d.y)
-        body.angle = d.angle
-        body.velocity = (d.vx, d.vy)
-        body.angular_velocity = d.omega
-        inner = p.die_size - 2 * p.die_edge_radius
-        shape = pymunk.Poly.create_box(body, (inner, inner), radius=p.die_edge_radius)
-        shape.elasticity = self._e_die
-        shape.friction = self._f_die
+        body, shape = die_body(self.params, d.x, d.y, d.angle, d.vx, d.vy, d.omega)
         shape.filter = _FILTER_HIGH if (d.level or d.straddle) else _FILTER_LOW
         self.space.add(body, shape)
         d.body, d.shape, d.body_id = body, shape, body.id
@@ -740,20 +747,19 @@ class World:
         self._canonical = False
         self._contacts: list[np.ndarray] = []
         space = self.space
-        n_sub = p.collision_substeps
-        sub = p.dt / n_sub
-        if space._bodies_to_check or space._add_later or space._remove_later:
-            space.step(sub)  # pymunk's wrapper checks newly added bodies (and queued changes)
-            self._find_contacts(0)
-            first = 1
-        else:
-            first = 0
+        # pymunk's wrapper only when it has work queued (bodies added since the last step to check);
+        # otherwise Chipmunk's step directly (nothing here adds or removes during a step, and the
+        # wrapper's bookkeeping costs a sixth of a bare step)
+        wrapped = bool(space._bodies_to_check or space._add_later or space._remove_later)
         cspace = space._space
         afloats, aints, adata = self._abuf._float_arr, self._abuf._int_arr, self._adata
-        for k in range(first, n_sub):
-            # Chipmunk's step directly: nothing is queued for the wrapper (nothing here adds or
-            # removes during a step), and its bookkeeping costs a sixth of a bare step
-            _lib.cpSpaceStep(cspace, sub)
+        n_sub = p.collision_substeps
+        sub = p.dt / n_sub
+        for k in range(n_sub):
+            if wrapped and k == 0:
+                space.step(sub)
+            else:
+                _lib.cpSpaceStep(cspace, sub)
             afloats.num = 0
             aints.num = 0
             _lib.cpSpaceEachCachedArbiter(cspace, _GET_ARBITERS, adata)
@@ -779,16 +785,6 @@ class World:
             self._after_step()
             if self._dirty or not self._current:
                 self._pending = None
-
-    def _find_contacts(self, k: int) -> None:
-        """Collect the cached arbiters after collision substep ``k`` (see _collect_collisions)."""
-        p = self.params
-        self._abuf._float_arr.num = 0
-        self._abuf._int_arr.num = 0
-        _lib.cpSpaceEachCachedArbiter(self.space._space, _GET_ARBITERS, self._adata)
-        if self._abuf._int_arr.num:
-            n_sub = p.collision_substeps
-            self._collect_collisions((self.steps - 1 + (k + 1) / n_sub) * p.dt)
 
     def _limit_contact_energy(self, pre: np.ndarray) -> None:
         """Contacts must not create kinetic energy.  Chipmunk's sequential impulses with restitution at
@@ -1225,7 +1221,6 @@ class World:
                 nd.body = nb
                 nd.body_id = nb.id
                 nd.shape = shapes_new[id(nb)]
-        new._e_die, new._f_die = self._e_die, self._f_die
         (new._walls_body,) = (b for b in bodies_new if b.body_type == pymunk.Body.STATIC)
         new._walls = [s for s in new.space.shapes if s.body is new._walls_body]
         new._canonical = False
@@ -1315,6 +1310,14 @@ class World:
             h.update(bytes(d.orientation.as_list()))
             h.update(f"{d.status}|{d.level}|{d.straddle}|{d.fall_time!r}|{d.riding}".encode())
         return h.hexdigest()
+
+
+def warm_up() -> None:
+    """Load (or, the first time, compile) the step kernels now rather than at the first step: the
+    window calls this at start so the first flick does not stall for a fraction of a second."""
+    world = World()
+    world.add_die("warm-up", 0.1, 0.1, face=1, vx=0.1)
+    world.step()  # the kick, then the screen-and-kick
 
 
 def _boxes_overlap(c1, ax1, h1, c2, ax2, h2, tol: float) -> bool:
