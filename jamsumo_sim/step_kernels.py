@@ -252,20 +252,3 @@ def advance(
         return code, energy, -1, 0.0
     kicked, energy_kicked = kick(state, rows, flags, out, prm, points)
     return code, energy, kicked, energy_kicked
-
-
-def warm_up() -> None:
-    """Load (or, the first time, compile) the kernels now rather than at the first step: the window
-    calls this at start so the first flick does not stall for a fraction of a second."""
-    state = np.zeros((1, 6))
-    state[0, 3] = 1.0
-    rows = np.zeros(1, dtype=np.intp)
-    flags = np.array([GROUNDED | LOW], dtype=np.int8)
-    prm = step_params(
-        dt=1e-3, mass=1.0, inertia=1.0, mu_k=0.1, mu_s=0.2, gravity=9.81, k_dish=0.1, r_dish=1.0,
-        tilt=(0.0, 0.0), flat=False, statics_hold=True, half=1.0, hole_r=0.1, rest_speed=1e-4,
-        rest_spin=1e-2,
-    )  # fmt: skip
-    points = np.zeros((2, 1))
-    kick(state, rows, flags, np.zeros((1, 3)), prm, points)
-    advance(state, rows, flags, np.zeros((1, 3)), prm, points)

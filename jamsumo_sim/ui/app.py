@@ -19,7 +19,6 @@ from typing import Any
 
 import pygame
 
-from jamsumo_sim import step_kernels
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.ui import autosave
 from jamsumo_sim.ui.animator import Animator, Pose, rest_poses
@@ -38,6 +37,7 @@ from jamsumo_sim.ui.session import Placement, Session, Shot
 from jamsumo_sim.ui.theme import Theme, load_theme
 from jamsumo_sim.ui.tray import pick_from_tray, tray_extent, tray_slots, zone_at
 from jamsumo_sim.ui.view import View, make_layout
+from jamsumo_sim.world import warm_up as warm_up_physics
 
 HELP = (
     "Drag back from your die, release to flick. Wheel: strike height.",
@@ -78,7 +78,7 @@ class App:
         replay_dir: Path | None = None,
     ) -> None:
         self.theme = theme or load_theme()
-        step_kernels.warm_up()  # before the window shows, not at the first flick
+        warm_up_physics()  # before the window shows, not at the first flick
         win = self.theme.section("window")
         anim = self.theme.section("animation")
         pygame.init()
