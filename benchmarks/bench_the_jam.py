@@ -1,9 +1,11 @@
 """The Jam benchmark: random-vs-random speed and the smart bot's win rate.
 
-Run: ``python benchmarks/bench_the_jam.py [--seeds 200] [--speed-games 60]`` (one core).
+Run: ``python benchmarks/bench_the_jam.py [--seeds 200] [--speed-games 60] [--blocks 7]`` (one core).
 Speed is CPU time of this process, measured twice: through the shared driver (``play``: a
 per-move observation and seeded generator, as the CLI runs) and as a bare engine loop (legal
-actions + apply, one generator). Win rate: the smart bot takes every seat position in turn
+actions + apply, one generator). Each is timed in several blocks of the same games, every row once per
+round, and the median block is reported with the slowest and fastest (this machine is shared: a
+busy spell can slow a block by half). Win rate: the smart bot takes every seat position in turn
 against random bots; a shared win counts 1/k; the fair share with n players is 1/n.
 """
 
@@ -14,6 +16,7 @@ import random
 import time
 
 import numpy as np
+from tqdm import tqdm
 
 from card_games.the_jam import GAME
 from card_games.the_jam.bots import SmartAgent
@@ -75,19 +78,34 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=200)
     parser.add_argument("--speed-games", type=int, default=60)
+    parser.add_argument("--blocks", type=int, default=7, help="timed blocks per speed figure")
     parser.add_argument("--variants", default="standard,travel,kids")
     parser.add_argument("--players", default="2,3,4")
     args = parser.parse_args()
     variants = args.variants.split(",")
     counts = [int(p) for p in args.players.split(",")]
-    print("random vs random, games per second (one core, CPU time)")
-    print(f"{'variant':<10}{'players':>8}{'driver':>10}{'engine':>10}{'moves/game':>12}")
-    for variant in variants:
-        for n in counts:
-            d = driver_speed(args.speed_games, n, variant)
-            e = engine_speed(args.speed_games, n, variant)
-            m = moves_per_game(min(args.speed_games, 20), n, variant)
-            print(f"{variant:<10}{n:>8}{d:>10.1f}{e:>10.1f}{m:>12.0f}", flush=True)
+    blocks = max(1, args.blocks)
+    print(
+        f"random vs random, games per second (one core, CPU time; median of {blocks} blocks of "
+        f"{args.speed_games} games, slowest-fastest block in brackets)"
+    )
+    print(f"{'variant':<10}{'players':>8}{'driver':>22}{'engine':>22}{'moves/game':>12}")
+
+    def cell(speeds: list[float]) -> str:
+        return f"{speeds[len(speeds) // 2]:.0f} ({speeds[0]:.0f}-{speeds[-1]:.0f})"
+
+    rows = [(variant, n) for variant in variants for n in counts]
+    driver: dict[tuple[str, int], list[float]] = {row: [] for row in rows}
+    engine: dict[tuple[str, int], list[float]] = {row: [] for row in rows}
+    # every row once per round, so a busy spell of the machine slows one block of each row
+    for _ in tqdm(range(blocks), desc="timed rounds", unit="round", leave=False):
+        for variant, n in rows:
+            driver[variant, n].append(driver_speed(args.speed_games, n, variant))
+            engine[variant, n].append(engine_speed(args.speed_games, n, variant))
+    for variant, n in rows:
+        m = moves_per_game(min(args.speed_games, 20), n, variant)
+        d, e = sorted(driver[variant, n]), sorted(engine[variant, n])
+        print(f"{variant:<10}{n:>8}{cell(d):>22}{cell(e):>22}{m:>12.0f}", flush=True)
     if args.seeds <= 0:
         return
     print(f"\nsmart vs random over {args.seeds} seeds (smart rotates seats)")

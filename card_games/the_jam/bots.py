@@ -169,6 +169,8 @@ def _public_worth(ctx: Context, cid: str) -> float:
     return hit
 
 
+# above (and minus: below) any play's score, which counts points of recipes and tasks
+_BEFORE_ANY_PLAY = 1e6
 GROW_STEPS = 4  # recipes (or pairs) added to a one-for-one trade at most, when each one pays
 GROW_WIDTH = 4  # recipes of each side tried as additions at each step
 
@@ -445,14 +447,15 @@ class SmartAgent(HeuristicAgent):
             return 1e-6
         if kind == "give":  # travel: hand over the least valuable recipes
             return -self._loss(ctx, [args["pick"]])
-        if kind == "blind":
-            return -1.0
+        if kind == "start" or kind == "blind":
+            # listed beside the plays: open the trade toward the target before any play, and
+            # never otherwise (a blind swap gives away recipes we cannot choose to get)
+            wanted = kind == "start" and target is not None and args["partner"] == target.partner
+            return _BEFORE_ANY_PLAY if wanted else -_BEFORE_ANY_PLAY
         if kind == "none":
             return 0.0
         if target is None:
             return {"cancel": 1.0, "propose": -1.0}.get(kind, -5.0)
-        if kind == "start":
-            return 5.0 if args["partner"] == target.partner else -5.0
         building = trade is not None and trade["partner"] == target.partner
         on_track = building and (
             self._prefix(ctx, trade["mine"], target.mine)

@@ -22,6 +22,10 @@ class JamGame(Game):
     min_players = 2
     max_players = 4
     variants = ("standard", "kids", "travel")
+    # 2: the trade step lists the plays (a card played ends it) instead of a "no trade" move;
+    # a version-1 history still re-plays, "no trade" being legal there (unlisted)
+    version = 2
+    reads_versions = (1,)
 
     @property
     def cards(self) -> CardSet:
@@ -32,7 +36,7 @@ class JamGame(Game):
         recipes = 72
         # a bundle holds at most every made recipe of both sides (fewer than 72 in all): per
         # proposal a start, the recipes added one by one, propose or cancel, and the answer;
-        # then "no trade" (a travel blind swap, 1 + 2 * 3 moves, is shorter)
+        # then "no trade" if typed (a travel blind swap, 1 + 2 * 3 moves, is shorter)
         trade = 1 + MAX_PROPOSALS * (1 + recipes + 2)
         auction = n * (recipes // 2 + 2)
         per_turn = (

@@ -3,7 +3,8 @@
 Identical copies of a card (same recipe and ingredient halves) are interchangeable, so each
 decision lists one move per distinct card, never one per copy. Big choices are built step by
 step (an auction bid jam by jam, a trade proposal recipe by recipe, each side in one fixed order)
-so that no decision lists an exploding number of subsets.
+so that no decision lists an exploding number of subsets. The trade step lists the ways to open a
+trade beside every play, as at the table, where declining to trade is simply playing a card.
 
 Speed: every move is an immutable :class:`Action` built once per card set (``Tables``) and found
 again by a small key, or in a row of moves sharing a key prefix (``_Row``: one recipe's plays),
@@ -233,7 +234,7 @@ def _distinct(label: dict[str, str], ids: list[str]) -> list[str]:
     return list(map(first.__getitem__, dict.fromkeys(names)))
 
 
-_NO_TRADE = _act("no trade", trade="none")
+NO_TRADE = _act("no trade", trade="none")
 _ACCEPT_REFUSE = (_act("accept", trade="accept"), _act("refuse", trade="refuse"))
 _PROPOSE = _act("propose", trade="propose")
 _CANCEL = _act("cancel the proposal", trade="cancel")
@@ -283,16 +284,41 @@ def _auction_actions(state: JamState, seat: int) -> list[Action]:
 
 
 def _trade_menu(state: JamState) -> ActionList:
-    acts = ActionList([_NO_TRADE])
+    """The trade step's decision: open a trade (a proposal, or a travel blind swap), or play a
+    card, which ends the trade step (the rulebook has no "pass": a player who does not trade
+    simply plays). ``no trade`` is listed only when the hand is empty (there is no card to play);
+    it stays legal, unlisted, otherwise (see ``is_unlisted_legal``)."""
+    seat = state.active
     if not state.travel:
-        acts += map(state.tb.starts.__getitem__, state._trade_partners())
-        return acts
-    move = state.tb.move
-    own = min(TRAVEL_MAX_SWAP, len(state.pile(state.active)))
-    for partner in state._trade_partners():
-        for k in range(1, min(own, len(state.pile(partner))) + 1):
-            acts.append(move(("blind", partner, k)))
+        acts = ActionList(map(state.tb.starts.__getitem__, state._trade_partners()))
+    else:
+        acts = ActionList()
+        move = state.tb.move
+        own = min(TRAVEL_MAX_SWAP, len(state.pile(seat)))
+        for partner in state._trade_partners():
+            for k in range(1, min(own, len(state.pile(partner))) + 1):
+                acts.append(move(("blind", partner, k)))
+    if state.hands[seat]:
+        acts += play_actions(state, seat)
+    else:
+        acts.append(NO_TRADE)
     return acts
+
+
+def is_unlisted_legal(state: JamState, action: Action) -> bool:
+    """``no trade`` at a trade step where it is not listed: a person may still type it (to see
+    the plays alone), and records made before the trade step listed the plays took it every turn,
+    so they re-play unchanged."""
+    return (
+        action == NO_TRADE
+        and state.step == "trade"
+        and state.trade is None
+        and state.auction is None
+        and state.bear_pick is None
+        and not state.ym_discard
+        and not state.pending
+        and not state.over
+    )
 
 
 def _trade_actions(state: JamState, seat: int) -> ActionList:
@@ -477,8 +503,14 @@ def apply(state: JamState, action: Action) -> None:
         state.ym_discard = False
         state._discard_jam(state.active, action["pick"])
         state._draw()
-    elif state.trade is not None or state.step == "trade":
+    elif state.trade is not None:
         _apply_trade(state, action)
+    elif state.step == "trade":
+        if action.get("play") is None:
+            _apply_trade(state, action)
+        else:  # a card played from the trade step: the trade step is over
+            state.step = "play"
+            _apply_play(state, action)
     elif state.step == "play":
         _apply_play(state, action)
     elif state.step == "pay":

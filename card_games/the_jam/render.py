@@ -20,9 +20,12 @@ def _recipe(cs: CardSet, r: Mapping[str, Any]) -> str:
 def render(cs: CardSet, obs: Mapping[str, Any], seat: int | None) -> str:
     lines: list[str] = []
     who = "spectator" if seat is None else f"seat {seat}"
+    step = obs["step"]
+    if step == "trade" and not obs.get("trade"):
+        step = "trade, or play a card"  # the plays are listed beside the trades
     lines.append(
         f"=== The Jam ({obs['variant']}, {obs['players']} players) — {who} — turn {obs['turn']}, "
-        f"seat {obs['active']} to play; step: {obs['step']} ==="
+        f"seat {obs['active']} to play; step: {step} ==="
     )
     lines.append(
         f"Deck: {obs['deck']} cards.  Hands: "

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from operator import itemgetter
 
 from card_games.the_jam.cards import JAM, PIE, PINECONE, Card, CardSet, TaskCard, TaskRules
 
@@ -169,14 +170,30 @@ def _task_points(
     for p_left_pies, pts in grandma_states.items():
         key = tuple(map(min, p_left_pies, party_pies))
         capped_g[key] = max(capped_g.get(key, -1), pts)
-    best = (-1, 0, 0, 0)
-    for (j_left, p_left), w_pts in capped_w.items():
-        for p_left_pies, g_pts in capped_g.items():
-            party = _party_best(j_left, p_left, p_left_pies, parties, rules)
-            total = w_pts + g_pts + party
-            if total > best[0]:
-                best = (total, w_pts, g_pts, party)
-    return best[1], best[2], best[3]
+    # every (winter, grandma) choice with the tea parties' best from what it leaves; the answer
+    # is the first pair, in this order, with the highest total (ties keep that split)
+    pairs = [
+        (w_pts + g_pts, j_left, p_left, p_left_pies, w_pts, g_pts)
+        for (j_left, p_left), w_pts in capped_w.items()
+        for p_left_pies, g_pts in capped_g.items()
+    ]
+    # no party scores more than its best count of filled slots: the highest total is found
+    # trying the pairs with the most winter + grandma points first, until none can reach it
+    party_max = sum(
+        max(map(rules.party_points, range(sum(jam_slots) + sum(pie_slots) + 1)))
+        for jam_slots, pie_slots in parties
+    )
+    top = -1
+    for base, j_left, p_left, p_left_pies, _, _ in sorted(pairs, key=itemgetter(0), reverse=True):
+        if base + party_max <= top:
+            break
+        top = max(top, base + _party_best(j_left, p_left, p_left_pies, parties, rules))
+    for base, j_left, p_left, p_left_pies, w_pts, g_pts in pairs:
+        if base + party_max >= top:
+            party = _party_best(j_left, p_left, p_left_pies, parties, rules)  # mostly memoised
+            if base + party == top:
+                return w_pts, g_pts, party
+    raise AssertionError("the best total is some pair's")  # pragma: no cover
 
 
 @lru_cache(maxsize=4096)  # a pure function of the task cards, asked for on every scoring miss

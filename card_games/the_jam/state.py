@@ -803,7 +803,16 @@ class JamState(State):
         return clone if changed else None
 
     def parse_action(self, seat: int, text: str) -> Action | None:
+        """``no trade``, typed at a trade step where it is not listed (see ``is_legal``)."""
+        action = moves.NO_TRADE
+        if text.strip().lower() == action.name and self.is_legal(seat, action):
+            return action
         return None
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        if action in self._legal_actions(seat):
+            return True
+        return seat == self.current_player() and moves.is_unlisted_legal(self, action)
 
     def clone(self) -> JamState:
         """An independent copy: the containers are copied, the card data and the (immutable)

@@ -56,7 +56,8 @@ def state_from_json(data: Any, where: str = "saved game") -> State:
             f"{where}: unsupported format version {fmt!r} (this program reads {FORMAT_VERSION})"
         )
     game = get_game(str(data["game"]))
-    if data.get("version", game.version) != game.version:
+    version = data.get("version", game.version)
+    if version != game.version and version not in game.reads_versions:
         raise UserError(
             f"{where}: {game.title} rules version {data.get('version')!r} is not supported "
             f"(this program has version {game.version})"

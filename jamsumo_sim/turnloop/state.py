@@ -38,6 +38,8 @@ class Game:
     name: ClassVar[str] = "game"
     title: ClassVar[str] = "Game"
     version: ClassVar[int] = 1
+    # older rules versions whose saved histories are still valid moves here (they re-play as-is)
+    reads_versions: ClassVar[tuple[int, ...]] = ()
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     variants: ClassVar[tuple[str, ...]] = ("standard",)

@@ -8,7 +8,7 @@ from typing import Any
 from card_games.the_jam import GAME
 from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD, SPECIAL, Card
 from card_games.the_jam.state import JamState
-from jamsumo_sim.turnloop import Action
+from jamsumo_sim.turnloop import Action, RandomAgent, SeatView
 
 CS = GAME.cards
 CARDS = CS.cards
@@ -108,3 +108,19 @@ def find(st: JamState, **args: Any) -> Action:
 
 def label(cid: str) -> str:
     return CARDS[cid].label
+
+
+class TradingAgent(RandomAgent):
+    """A random agent that opens a trade whenever it may, then builds and answers at random.
+
+    A trade step lists every play beside the one or two ways to open a trade, so a uniform
+    agent rarely trades; playouts that must cover trading seat this one.
+    """
+
+    kind = "trading"
+
+    def act(self, view: SeatView) -> Action:
+        legal = view.legal_actions
+        trades = [a for a in legal if a.get("trade") is not None]
+        pool = trades or legal
+        return pool[view.random_index(len(pool))]

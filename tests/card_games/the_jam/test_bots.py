@@ -159,12 +159,24 @@ def test_smart_proposes_a_bundle_bigger_than_one_for_one() -> None:
     for _ in range(12):
         move = _choose(st, 0)
         st.apply_action(move)
-        if move.name in ("propose", "no trade"):
+        if move.name == "propose" or move.get("trade") is None:  # proposed, or played
             break
     assert move.name == "propose"
     labels = sorted(CARDS[c].label for c in st.trade["theirs"])
     assert labels == sorted(CARDS[c].label for c in need[1:])  # both missing jams asked for
     assert len(st.trade["mine"]) >= 1
+
+
+def test_smart_opens_a_trade_before_any_play_only_when_the_trade_pays() -> None:
+    st, need, gifts = _winter_scenario()
+    assert any(a.get("play") for a in st.legal_actions())  # the plays are listed beside it
+    assert _choose(st, 0).name == "propose a trade to seat 1"
+    st, need, gifts = _winter_scenario()
+    st.tasks[0]["winter"] = []  # nothing to gain: it plays a card, which ends the trade step
+    move = _choose(st, 0)
+    assert move.get("play") is not None
+    st.apply_action(move)
+    assert st.active == 1 and st.proposals == 0
 
 
 def test_smart_judges_whole_bundles_when_answering() -> None:

@@ -10,7 +10,7 @@ from card_games.the_jam import GAME
 from jamsumo_sim.turnloop import RandomAgent, step
 
 
-def _positions(players: int, variant: str, seed: int, every: int = 9):
+def _positions(players: int, variant: str, seed: int, every: int = 3):
     params = GAME.validate_params({"players": players, "variant": variant})
     state = GAME.new_initial_state(params, seed=seed)
     agents = [RandomAgent(s, GAME) for s in range(players)]

@@ -9,14 +9,16 @@ from hypothesis import strategies as st
 
 from card_games.the_jam import GAME
 from jamsumo_sim.turnloop import RandomAgent, step
+from tests.card_games.the_jam.helpers import TradingAgent
 
 
-@settings(max_examples=12, deadline=None)
-@given(st.integers(0, 10_000), st.integers(2, 4), st.sampled_from(GAME.variants))
-def test_no_card_lost_or_duplicated(seed: int, players: int, variant: str) -> None:
+@settings(max_examples=16, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 4), st.sampled_from(GAME.variants), st.booleans())
+def test_no_card_lost_or_duplicated(seed: int, players: int, variant: str, trading: bool) -> None:
     params = GAME.validate_params({"players": players, "variant": variant})
     state = GAME.new_initial_state(params, seed=seed)
-    agents = [RandomAgent(s, GAME) for s in range(players)]
+    kind = TradingAgent if trading else RandomAgent
+    agents = [kind(s, GAME) for s in range(players)]
     expected = Counter(GAME.cards.game_card_ids(kids=variant == "kids"))
     bound = GAME.max_game_length(params)
     while not state.is_terminal():
@@ -30,8 +32,9 @@ def test_clone_is_independent_of_the_original() -> None:
     params = GAME.validate_params({"players": 3, "variant": "standard"})
     state = GAME.new_initial_state(params, seed=3)
     agents = [RandomAgent(s, GAME) for s in range(3)]
-    for _ in range(200):  # into the game, with made recipes, hands and a basket
+    for _ in range(60):  # into the game, with made recipes, hands and a basket
         step(state, agents)
+    assert state.made[0] and state.hands[0] and state.basket and not state.is_terminal()
     before = state.digest()
     legal = list(state.legal_actions())
     clone = state.clone()
@@ -53,7 +56,7 @@ def test_bundle_moves_are_the_bundle_candidates(seed: int, players: int) -> None
 
     params = GAME.validate_params({"players": players, "variant": "standard"})
     state = GAME.new_initial_state(params, seed=seed)
-    agents = [RandomAgent(s, GAME) for s in range(players)]
+    agents = [TradingAgent(s, GAME) for s in range(players)]
     checked = 0
     while not state.is_terminal():
         trade = state.trade

@@ -8,11 +8,12 @@ have a scenario below.
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 
-from card_games.the_jam import GAME
+from card_games.the_jam import GAME, moves
 from card_games.the_jam.cards import BEAR, JAM, PIE, SALAD, SPECIAL, YOUNG_MAN
-from jamsumo_sim.turnloop import CHANCE, TERMINAL, Action
+from jamsumo_sim.turnloop import CHANCE, TERMINAL, Action, ConsoleAgent, seat_view
 from tests.card_games.the_jam.helpers import (
     CARDS,
     act,
@@ -230,15 +231,11 @@ def test_trade_proposal_accepted_moves_recipes_with_their_ingredients() -> None:
     act(st, "propose")
     assert st.current_player() == 1  # the other seat decides
     act(st, "accept")
-    act(st, "no trade")
     assert [r["card"] for r in st.made[0]] == [b]
     assert st.made[1][0]["card"] == a and st.made[1][0]["under"] == [ua]
     # the received recipe keeps its ingredient until the receiver's own discard phase
     st.apply_action(find(st, play="ingredient"))
     assert st.active == 1 and st.made[1][0]["under"] == [ua]
-    for _ in range(3):
-        if st.step == "trade":
-            act(st, "no trade")
     st.apply_action(find(st, play="ingredient"))
     assert st.made[1][0]["under"] == [] and ua in st.basket
 
@@ -253,6 +250,38 @@ def test_trade_refused_changes_nothing_and_proposals_are_limited() -> None:
         act(st, "refuse")
     assert [r["card"] for r in st.made[0]] == [a] and st.step == "play"  # no third proposal
     assert len(st.refused) == 2
+
+
+def test_the_trade_step_lists_the_trades_and_every_play_and_a_play_ends_it() -> None:
+    st, a, b, _ = _trade_position()
+    legal = st.legal_actions()
+    assert st.step == "trade" and "no trade" not in names(st)
+    assert [x.name for x in legal if x.get("trade") is not None] == ["propose a trade to seat 1"]
+    plays = [x for x in legal if x.get("play") is not None]
+    assert plays == list(moves.play_actions(st, 0))  # the play step's list, every move of it
+    st.apply_action(find(st, play="ingredient"))
+    assert st.active == 1 and st.proposals == 0  # the card ended the trade step and the turn
+
+
+def test_no_trade_is_listed_only_without_a_card_to_play_and_may_always_be_typed() -> None:
+    st, a, b, _ = _trade_position()
+    typed = st.parse_action(0, "no trade")
+    assert typed == moves.NO_TRADE and typed not in st.legal_actions() and st.is_legal(0, typed)
+    assert st.parse_action(1, "no trade") is None  # not seat 1's move
+    out = io.StringIO()
+    person = ConsoleAgent(0, GAME, stdin=io.StringIO("no trade\n"), stdout=out)
+    assert person.act(seat_view(st, 0)) == typed  # typed at the prompt, though not listed
+    assert "step: trade, or play a card" in out.getvalue()
+    st.apply_action(typed)
+    assert st.step == "play" and all(x.get("play") for x in st.legal_actions())
+    assert not st.is_legal(0, moves.NO_TRADE)  # the trade step is over
+    # an empty hand at the trade step (the Young man drawn as the last card): nothing to play,
+    # so declining the trade is listed
+    st, a, b, _ = _trade_position()
+    st.hands[0] = []
+    assert names(st) == ["propose a trade to seat 1", "no trade"]
+    act(st, "no trade")
+    assert st.active == 1
 
 
 def _big_trade_position(mine: int = 4, theirs: int = 1):
