@@ -14,10 +14,12 @@ from card_games.the_jam.state import JamState
 from jamsumo_sim.turnloop import CHANCE, Action, RandomAgent, play
 from jamsumo_sim.turnloop.serialize import state_from_json
 from jamsumo_sim.turnloop.state import State
+from tests.card_games.the_jam.helpers import TradingAgent
 
 
 def _random_game(players: int, variant: str, seed: int) -> State:
-    agents = [RandomAgent(s, GAME) for s in range(players)]
+    # seat 0 opens every trade it may, so trade moves are among those checked
+    agents = [(TradingAgent if s == 0 else RandomAgent)(s, GAME) for s in range(players)]
     return play(GAME, agents, seed=seed, params={"players": players, "variant": variant}).state
 
 

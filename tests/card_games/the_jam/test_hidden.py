@@ -8,12 +8,15 @@ import pytest
 
 from card_games.the_jam import GAME
 from jamsumo_sim.turnloop import RandomAgent, step
+from tests.card_games.the_jam.helpers import TradingAgent
 
 
 def _positions(players: int, variant: str, seed: int, every: int = 3):
     params = GAME.validate_params({"players": players, "variant": variant})
     state = GAME.new_initial_state(params, seed=seed)
-    agents = [RandomAgent(s, GAME) for s in range(players)]
+    # every other seat opens trades whenever it may, so trades (and travel blind swaps) in
+    # progress are among the positions checked
+    agents = [(TradingAgent if s % 2 == 0 else RandomAgent)(s, GAME) for s in range(players)]
     index = 0
     while not state.is_terminal():
         step(state, agents)
@@ -35,8 +38,9 @@ def _visible_labels(obs: dict) -> set[str]:
 
 @pytest.mark.parametrize(("players", "variant"), [(2, "standard"), (3, "travel"), (4, "standard")])
 def test_observation_and_render_show_no_hidden_cards(players: int, variant: str) -> None:
-    checked = 0
+    checked = trading = 0
     for state in _positions(players, variant, seed=5):
+        trading += state.trade is not None
         for seat in range(players):
             obs = state.observation(seat)
             blob = json.dumps(obs)
@@ -66,7 +70,7 @@ def test_observation_and_render_show_no_hidden_cards(players: int, variant: str)
                 if label not in visible:
                     assert label not in text, f"seat {seat}'s view shows {label}"
             checked += 1
-    assert checked > 20
+    assert checked > 20 and trading > 0
 
 
 def test_spectator_sees_no_hand_or_tasks() -> None:
