@@ -256,7 +256,7 @@ def legal_actions(state: JamState, seat: int) -> ActionList:
             _act(f"discard {tb.label[c]} to the basket", pick=c) for c in _distinct(tb.label, jams)
         )
     if state.trade is not None:
-        return _trade_actions(state, seat)
+        return _trade_actions(state)
     step = state.step
     if step == "trade":
         return _trade_menu(state)
@@ -321,21 +321,26 @@ def is_unlisted_legal(state: JamState, action: Action) -> bool:
     )
 
 
-def _trade_actions(state: JamState, seat: int) -> ActionList:
+def _trade_actions(state: JamState) -> ActionList:
     t = state.trade
     assert t is not None
     tb = state.tb
+    # each side's cards come from its owner, whoever asks (the proposal's tables are kept for
+    # the proposal, so they must never be built from another seat's recipes)
     if state.travel:
-        owner_ids = t["mine"] if t["stage"] == "give" else t["theirs"]
+        giving = t["stage"] == "give"
+        owner, owner_ids = (state.active, t["mine"]) if giving else (t["partner"], t["theirs"])
         # the pile (recipes with no ingredient on them) less what this side gives already
-        pile = [c for r in state.made[seat] if not r["under"] and (c := r["card"]) not in owner_ids]
+        pile = [
+            c for r in state.made[owner] if not r["under"] and (c := r["card"]) not in owner_ids
+        ]
         return ActionList(map(tb.gives.__getitem__, _distinct(tb.label, pile)))
     if t["stage"] == "respond":
         return ActionList(_ACCEPT_REFUSE)
     tables = state.proposal_tables
     if tables is None:  # the proposal's first step: no made recipe changes hands until it ends
         partner = t["partner"]
-        tables = (_side_table(state, "mine", seat), _side_table(state, "theirs", partner))
+        tables = (_side_table(state, "mine", state.active), _side_table(state, "theirs", partner))
         state.proposal_tables = tables
     mine, theirs = t["mine"], t["theirs"]
     rank = state.tb.rank

@@ -810,9 +810,9 @@ class JamState(State):
         return None
 
     def is_legal(self, seat: int, action: Action) -> bool:
-        if action in self._legal_actions(seat):
-            return True
-        return seat == self.current_player() and moves.is_unlisted_legal(self, action)
+        if seat != self.current_player():  # see State.is_legal (no simultaneous moves here)
+            return False
+        return action in self._legal_actions(seat) or moves.is_unlisted_legal(self, action)
 
     def clone(self) -> JamState:
         """An independent copy: the containers are copied, the card data and the (immutable)

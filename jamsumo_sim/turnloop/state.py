@@ -149,6 +149,14 @@ class State:
         return sum(1 for entry in self.history if "chance" not in entry)
 
     def is_legal(self, seat: int, action: Action) -> bool:
+        """Whether ``seat`` may make ``action`` now: never while another seat is to move (a seat
+        probing moves out of turn would otherwise learn what the seat to move holds)."""
+        player = self.current_player()
+        if player == SIMULTANEOUS:
+            if seat not in self.simultaneous_seats():
+                return False
+        elif seat != player:
+            return False
         return action in self._legal_actions(seat)
 
     def why_illegal(self, seat: int, action: Action) -> str:

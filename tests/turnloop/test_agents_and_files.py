@@ -167,3 +167,14 @@ def test_a_jamsumo_replay_is_pointed_to_its_own_command(tmp_path: Path) -> None:
     path.write_text(json.dumps({"kind": REPLAY_KIND}))
     with pytest.raises(UserError, match="jamsumo replay"):
         load_record(path)
+
+
+def test_no_move_is_legal_for_a_seat_out_of_turn() -> None:
+    state = _bid_state()
+    mover = state.current_player()
+    other = 1 - mover
+    move = state.legal_actions()[0]
+    assert state.is_legal(mover, move)
+    # a seat probing moves out of turn learns nothing about the mover's options
+    assert not state.is_legal(other, move)
+    assert seat_view(state, other).check(move) is not None

@@ -7,8 +7,12 @@ import json
 import pytest
 
 from card_games.the_jam import GAME
+from card_games.the_jam.cards import SPECIAL
+from card_games.the_jam.moves import NO_TRADE, tables
 from jamsumo_sim.turnloop import RandomAgent, step
 from tests.card_games.the_jam.helpers import TradingAgent
+
+GAME_TABLES = tables(GAME.cards)
 
 
 def _positions(players: int, variant: str, seed: int, every: int = 3):
@@ -104,3 +108,21 @@ def test_final_observation_reveals_tasks_and_breakdown() -> None:
     final = result.state.observation(0)["final"]
     assert len(final["tasks"][1]) == 6
     assert [b["total"] for b in final["breakdown"]] == result.returns
+
+
+@pytest.mark.parametrize("variant", GAME.variants)
+def test_a_seat_out_of_turn_can_check_no_move(variant: str) -> None:
+    """Checking a move for a seat that is not to move says nothing about what the mover holds."""
+    puts = [GAME_TABLES.puts[cid] for cid, c in GAME.cards.cards.items() if c.kind != SPECIAL]
+    checked = 0
+    for state in _positions(3, variant, seed=7, every=2):
+        mover = state.current_player()
+        if mover < 0:
+            continue
+        probes = [*state.legal_actions(), *puts, NO_TRADE]
+        for seat in range(3):
+            if seat != mover:
+                assert not any(state.is_legal(seat, a) for a in probes)
+                assert state.parse_action(seat, "no trade") is None
+                checked += 1
+    assert checked > 40
