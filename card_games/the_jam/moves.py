@@ -308,16 +308,15 @@ def _trade_menu(state: JamState) -> ActionList:
 def is_unlisted_legal(state: JamState, action: Action) -> bool:
     """``no trade`` at a trade step where it is not listed: a person may still type it (to see
     the plays alone), and records made before the trade step listed the plays took it every turn,
-    so they re-play unchanged."""
+    so they re-play unchanged. The caller has checked that the seat asking is to move; the rest
+    is ``legal_actions``' way to the trade menu."""
     return (
         action == NO_TRADE
-        and state.step == "trade"
-        and state.trade is None
         and state.auction is None
         and state.bear_pick is None
         and not state.ym_discard
-        and not state.pending
-        and not state.over
+        and state.trade is None
+        and state.step == "trade"
     )
 
 
