@@ -83,10 +83,10 @@ def run_match(
         target = Path(path) if path else save_to
         try:
             save_record(target, current, names)
-        except OSError as exc:
+        except UserError as exc:  # fileio names the file and the reason in one line
             if path is None:  # quitting: nothing else will save the match, so say so and stop
-                raise UserError(f"cannot save to {target}: {exc.strerror or exc}") from None
-            print(f"Could not save to {target}: {exc.strerror or exc}", file=sys.stderr)
+                raise
+            print(f"Could not save: {exc}", file=sys.stderr)
             return
         print(f"Saved to {target}. Resume with: card-games resume {target}", file=sys.stderr)
 
@@ -94,10 +94,7 @@ def run_match(
         game, agents, seed=seed, params=params, state=state, on_event=on_event, on_save=on_save
     )
     if record and result.finished:
-        try:
-            save_record(record, result.state, names)
-        except OSError as exc:
-            raise UserError(f"cannot write record {record}: {exc.strerror or exc}") from None
+        save_record(record, result.state, names)
     if result.stopped:
         return 0
     summary = result_summary(result.state)

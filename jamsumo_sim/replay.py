@@ -124,7 +124,7 @@ def make_replay(state: Any, seats: list[str]) -> dict[str, Any]:
 
 def save_replay(path: str | os.PathLike[str], state: Any, seats: list[str]) -> None:
     """Write ``state``'s replay atomically (the old file or the whole new one, never half)."""
-    write_json_atomic(path, make_replay(state, seats))
+    write_json_atomic(path, make_replay(state, seats), "replay")
 
 
 @dataclass
@@ -232,7 +232,7 @@ def _apply_entry(state: Any, entry: Mapping[str, Any], path: str, index: int) ->
 def load_replay(path: str | os.PathLike[str]) -> Replay:
     """Read and validate a replay; a one-line UserError for anything malformed or tampered with."""
     where = str(path)
-    data = read_json_file(path)
+    data = read_json_file(path, "replay")
     if not isinstance(data, dict):
         raise UserError(f"{where}: not a JamSumo replay (expected a JSON object)")
     if data.get("kind") != REPLAY_KIND:

@@ -44,12 +44,12 @@ def result_summary(state: State) -> dict[str, Any]:
 
 
 def save_record(path: str | os.PathLike[str], state: State, seats: list[str]) -> None:
-    write_json_atomic(path, make_record(state, seats))
+    write_json_atomic(path, make_record(state, seats), "record")
 
 
 def load_record(path: str | os.PathLike[str]) -> tuple[State, dict[str, Any]]:
     """Read a record and rebuild its state; a one-line UserError if anything is wrong."""
-    data = read_json_file(path)
+    data = read_json_file(path, "record")
     if not isinstance(data, Mapping):
         raise UserError(f"{path}: not a match record (expected a JSON object)")
     if data.get("kind") == "jamsumo-replay":  # jamsumo_sim.replay.REPLAY_KIND: point the way

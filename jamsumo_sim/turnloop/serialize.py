@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
+from jamsumo_sim import fileio
 from jamsumo_sim.errors import IllegalAction, UserError
 from jamsumo_sim.turnloop.actions import Action
 from jamsumo_sim.turnloop.registry import get_game
@@ -72,34 +70,11 @@ def state_from_json(data: Any, where: str = "saved game") -> State:
     return replay_history(state, data["history"], where)
 
 
-def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
+def write_json_atomic(path: str | os.PathLike[str], data: Any, what: str = "file") -> None:
     """Write JSON so that the file is either the old one or the complete new one, never half."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1, sort_keys=False)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    fileio.write_json(path, data, what)
 
 
-def read_json_file(path: str | os.PathLike[str]) -> Any:
+def read_json_file(path: str | os.PathLike[str], what: str = "file") -> Any:
     """Read a JSON file; any problem becomes a one-line UserError naming the file and place."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: cannot read: {exc}") from None
-    if not text.strip():
-        raise UserError(f"{path}: the file is empty")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    return fileio.read_json(path, what)

@@ -31,7 +31,8 @@ def autosave_path() -> Path:
 def save(data: dict[str, Any], path: Path | None = None) -> Path:
     target = path or autosave_path()
     write_json_atomic(
-        target, {"autosave_version": AUTOSAVE_VERSION, "saved_at": time.time(), **data}
+        target, {"autosave_version": AUTOSAVE_VERSION, "saved_at": time.time(), **data},
+        "autosave",
     )
     return target
 
@@ -42,7 +43,7 @@ def load(path: Path | None = None) -> dict[str, Any] | None:
     if not target.exists():
         return None
     try:
-        data = read_json_file(target)
+        data = read_json_file(target, "autosave")
     except UserError:
         archive(target)
         return None
