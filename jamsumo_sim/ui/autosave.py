@@ -31,7 +31,8 @@ def autosave_path() -> Path:
 def save(data: dict[str, Any], path: Path | None = None) -> Path:
     target = path or autosave_path()
     write_json_atomic(
-        target, {"autosave_version": AUTOSAVE_VERSION, "saved_at": time.time(), **data},
+        target,
+        {"autosave_version": AUTOSAVE_VERSION, "saved_at": time.time(), **data},
         "autosave",
     )
     return target
