@@ -1,0 +1,39 @@
+"""Bounds on command-line values shared by every command (seeds, counts), with one-line errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jamsumo_sim.errors import UserError
+
+# A match seed feeds numpy's SeedSequence as one 64-bit word: larger seeds would be silently folded.
+MAX_SEED = 2**64 - 1
+
+
+def check_seed(value: Any, where: str = "--seed") -> int:
+    """``value`` as a seed in 0 .. 2**64-1; a one-line UserError otherwise (bools are not seeds)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UserError(f"{where} must be a whole number from 0 to 2**64-1, not {value!r}")
+    if not 0 <= value <= MAX_SEED:
+        raise UserError(f"{where} must be from 0 to 2**64-1, not {str(value)[:30]}")
+    return value
+
+
+def seed_arg(text: str) -> int:
+    """argparse ``type=`` for --seed: the same bound and message as :func:`check_seed`."""
+    try:
+        value = int(text.strip(), 10) if len(text) <= 30 else None
+    except ValueError:
+        value = None
+    if value is None:
+        raise UserError(f"--seed must be a whole number from 0 to 2**64-1, not {text[:30]!r}")
+    return check_seed(value)
+
+
+def check_count(value: Any, where: str, low: int, high: int) -> int:
+    """An integer count in ``low .. high`` (e.g. --rounds, --frames); a one-line UserError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise UserError(
+            f"{where} must be a whole number from {low} to {high}, not {str(value)[:30]}"
+        )
+    return value
