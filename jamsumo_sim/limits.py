@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
 from jamsumo_sim.errors import UserError
@@ -20,14 +21,17 @@ def check_seed(value: Any, where: str = "--seed") -> int:
 
 
 def seed_arg(text: str) -> int:
-    """argparse ``type=`` for --seed: the same bound and message as :func:`check_seed`."""
+    """argparse ``type=`` for --seed: the same bound as :func:`check_seed` (argparse's usage error)."""
     try:
         value = int(text.strip(), 10) if len(text) <= 30 else None
     except ValueError:
         value = None
-    if value is None:
-        raise UserError(f"--seed must be a whole number from 0 to 2**64-1, not {text[:30]!r}")
-    return check_seed(value)
+    try:
+        if value is None:
+            raise UserError(f"must be a whole number from 0 to 2**64-1, not {text[:30]!r}")
+        return check_seed(value, "the seed")
+    except UserError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def check_count(value: Any, where: str, low: int, high: int) -> int:
