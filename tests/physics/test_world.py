@@ -11,6 +11,7 @@ import pytest
 from jamsumo_sim.errors import IllegalAction as BaseIllegal
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.flick import Flick, launch_speed
+from jamsumo_sim.physics import view
 from jamsumo_sim.world import IllegalAction, World
 
 
@@ -247,7 +248,7 @@ def test_reindexing_keeps_pre_contact_velocities(standard_board, params):
     w.step()
     w._wbuf[:] = 1.25
     w._dirty = True
-    w._read()
+    view.read(w)
     others = np.ones(len(w._wbuf), dtype=bool)
     others[w._rows] = False
     assert others.any()

@@ -1,0 +1,149 @@
+"""What the collision steps produced: first contacts as ``collision`` events in an order fixed by the
+dice ids, platform climbs and impact tumbles they trigger, and the energy limiter for groups of
+touching dice."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..events import COLLISION, Event
+from ..flick import pitch_tumble_rate, strike_pitch_rate
+from . import platforms, view
+from .datatypes import DieRecord
+from .tumbles import tumble
+
+if TYPE_CHECKING:
+    from .world import World
+
+
+def collect_collisions(w: World, t: float) -> None:
+    """Contacts of the collision step just taken (the cached arbiters in ``w._abuf``): note the
+    touching pairs, log first contacts as collision events (tumbles, platform climbs)."""
+    ints = w._arb_ints[: w._abuf._int_arr.num].reshape(-1, 3)
+    w._contacts.append(ints[:, :2].copy())
+    first = ints[:, 2].nonzero()[0]
+    if first.size == 0:
+        return
+    imp = w._arb_floats[: 2 * len(ints)].reshape(-1, 2)
+    if w._dirty:
+        view.read(w)
+    by_body = w._by_body
+    # Chipmunk lists cached arbiters in hash order (pointer-based, differs between processes):
+    # handle first contacts in an order fixed by the dice ids, so the event log is reproducible
+    todo = []
+    for k in first.tolist():
+        a = by_body.get(int(ints[k, 0]))
+        b = by_body.get(int(ints[k, 1]))
+        key = tuple(sorted(d.id for d in (a, b) if d is not None))
+        j = float(math.hypot(imp[k, 0], imp[k, 1]))
+        todo.append((key, j, a, b))
+    todo.sort(key=lambda item: item[:2])
+    for _key, j, a, b in todo:
+        if a is not None and b is not None:
+            ids = tuple(sorted((a.id, b.id)))
+            w.events.append(Event(t, COLLISION, ids, {"impulse": j, "kind": "die"}))
+            if a.level != b.level or a.fall_time is not None or b.fall_time is not None:
+                impact_tumbles(w, a, b, j)
+        else:
+            d = a or b
+            if d is None:
+                continue
+            plat = platforms.nearest_platform(w, d)
+            w.events.append(
+                Event(
+                    t,
+                    COLLISION,
+                    (d.id,),
+                    {"impulse": j, "kind": "wall", "platform": plat.name if plat else None},
+                )
+            )
+            if plat is not None and d.level is None and d.fall_time is None:
+                platforms.maybe_climb(w, d, plat)
+
+
+def base_height(w: World, d: DieRecord) -> float:
+    """Height of a die's base above the board: platform top, or below it while falling."""
+    if d.level:
+        return w.board.platform(d.level).height
+    if d.fall_time is not None:
+        return -0.5 * w.params.gravity * d.fall_time**2
+    return 0.0
+
+
+def impact_tumbles(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None:
+    """Dice on different levels meet off their mid-heights: the one struck above its mid-height
+    pitches forward like a high flick and tumbles if hard enough (physics.md s4)."""
+    p = w.params
+    size = p.die_size
+    ha, hb = base_height(w, a), base_height(w, b)
+    lo, hi = max(ha, hb), min(ha, hb) + size
+    if hi <= lo:
+        return
+    centre = 0.5 * (lo + hi)
+    dv = impulse / p.die_mass
+    limit = pitch_tumble_rate(p)
+    for d, h, other in ((a, ha, b), (b, hb, a)):
+        if strike_pitch_rate(dv, centre - h, p) >= limit:
+            (x, y), (ox, oy) = d.body.position, other.body.position
+            tumble(w, d, math.atan2(y - oy, x - ox) - d.body.angle, "impact")
+
+
+def limit_contact_energy(w: World, pre: np.ndarray) -> None:
+    """Contacts must not create kinetic energy.  Chipmunk's sequential impulses with restitution at
+    a box's two contact points (plus friction) can overshoot by a few per cent for e >~ 0.8; where
+    a group of touching dice gained energy in this step, scale its motion relative to the group's
+    centre-of-mass velocity back to the energy it had (momentum is kept; with a wall in the group
+    the whole motion is scaled).  Only called when the total energy grew; ``pre`` holds each
+    die's (vx, vy, w) before the step's contacts."""
+    p = w.params
+    m, inertia = p.die_mass, w._inertia
+    v0, w0, v1, w1 = pre[:, 0] + 1j * pre[:, 1], pre[:, 2], view.vc(w), view.omega(w)
+    ke0 = 0.5 * m * (v0.real**2 + v0.imag**2) + 0.5 * inertia * w0**2
+    ke1 = 0.5 * m * (v1.real**2 + v1.imag**2) + 0.5 * inertia * w1**2
+    n = len(w._order)
+    parent = list(range(n + 1))  # n = the static world (walls)
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    index = {d.body.id: i for i, d in enumerate(w._order)}
+    for pairs in w._contacts:
+        for a_id, b_id in pairs.tolist():
+            ia, ib = index.get(a_id, n), index.get(b_id, n)
+            parent[find(ia)] = find(ib)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    vc, om = v1.copy(), w1.copy()
+    changed = False
+    for root, members in groups.items():
+        idx = np.array(members)
+        before, after = ke0[idx].sum(), ke1[idx].sum()
+        if after <= before or len(members) < 2 and root != find(n):
+            continue
+        if root == find(n):  # touches a wall: no momentum to keep
+            s = math.sqrt(before / after)
+            vc[idx] *= s
+            om[idx] *= s
+        else:
+            vcm = vc[idx].mean()
+            ke_cm = 0.5 * m * len(members) * abs(vcm) ** 2
+            s = math.sqrt(max(before - ke_cm, 0.0) / (after - ke_cm)) if after > ke_cm else 0.0
+            vc[idx] = vcm + s * (vc[idx] - vcm)
+            om[idx] *= s
+        changed = True
+    if changed:
+        view.write(w, vc, om)
+        # the read state must show the scaled velocities (positions are unchanged)
+        rb, rows = w._rbase, w._rows
+        rb[rows, 3] = vc.real
+        rb[rows, 4] = vc.imag
+        rb[rows, 5] = om
+        w._screened = -1
+        w._pending = None

@@ -1,0 +1,96 @@
+"""The World's value types: die statuses, the public per-die state, a shot's result, and the
+mutable per-die record the physics modules share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pymunk
+
+from .. import errors
+from ..die import Orientation
+from ..events import Event
+
+ON_BOARD = "on_board"
+IN_HOLE = "in_hole"
+OFF = "off_board"
+STATUSES = (ON_BOARD, IN_HOLE, OFF)
+
+
+class IllegalAction(errors.IllegalAction):
+    """An unfair or impossible flick; the message says why."""
+
+
+@dataclass(frozen=True)
+class DieState:
+    """A die's state at one instant (SI units, world frame)."""
+
+    id: str
+    x: float
+    y: float
+    angle: float
+    vx: float
+    vy: float
+    omega: float
+    face: int  # top face, 1..6
+    orientation: Orientation
+    status: str  # "on_board" | "in_hole" | "off_board"
+    flat: bool  # lying flat on one surface (not falling, not straddling a level change)
+    on_platform: str | None  # platform name if resting on its top
+    falling: bool  # over the hole, unsupported
+    drop: float  # how far (m) the die has dropped below the surface (0 on the board, a when holed)
+    tilt: float  # tilt from flat (rad): straddling a platform edge, for drawing
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "x": self.x,
+            "y": self.y,
+            "angle": self.angle,
+            "vx": self.vx,
+            "vy": self.vy,
+            "omega": self.omega,
+            "face": self.face,
+            "orientation": self.orientation.as_list(),
+            "status": self.status,
+            "flat": self.flat,
+            "on_platform": self.on_platform,
+        }
+
+
+@dataclass(frozen=True)
+class ShotResult:
+    """Outcome of :meth:`World.run_until_rest`."""
+
+    time_to_rest: float  # s of simulated time used (max_time if it did not come to rest)
+    steps: int
+    events: tuple[Event, ...]
+    rested: bool
+
+
+@dataclass(eq=False)
+class DieRecord:
+    """Mutable per-die record (internal to the physics package)."""
+
+    id: str
+    orientation: Orientation
+    status: str = ON_BOARD
+    level: str | None = None  # platform name if on a platform's top
+    straddle: str | None = None  # platform whose edge the die straddles (not flat)
+    fall_time: float | None = None  # s since the die lost support over the hole
+    fresh: bool = False  # launched impulsively: next friction kick is a half step
+    riding: bool = False  # sliding over the hole's far rim on its rounded edge
+    x: float = 0.0  # pose/velocity cache; authoritative when the die is out of the space
+    y: float = 0.0
+    angle: float = 0.0
+    vx: float = 0.0
+    vy: float = 0.0
+    omega: float = 0.0
+    body: pymunk.Body | None = field(default=None, repr=False)
+    shape: pymunk.Poly | None = field(default=None, repr=False)
+    body_id: int = field(default=-1, repr=False)  # body.id (a cffi call each time it is read)
+
+    @property
+    def in_space(self) -> bool:
+        return self.body is not None

@@ -1,0 +1,118 @@
+"""The finger: the fair-flick check (limits, and the finger's box behind the struck face touching no
+other die) and the flick itself (impulse at the contact point; a high strike tumbles the die)."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..events import FLICK, Event
+from ..flick import Flick, contact_point, flick_tumbles, launch_speed, struck_side
+from .datatypes import ON_BOARD, DieRecord, IllegalAction
+from .tumbles import tumble
+
+if TYPE_CHECKING:
+    from .world import World
+
+
+def check_flick(w: World, flick: Flick) -> str | None:
+    """Why ``flick`` is not a fair flick, or None if it is."""
+    p = w.params
+    d = w._dice.get(flick.die)
+    if d is None:
+        return f"no die {flick.die!r}"
+    if d.status != ON_BOARD or not d.in_space:
+        return f"die {flick.die!r} is not in play ({d.status})"
+    for name in ("direction", "impulse", "offset", "height"):
+        v = getattr(flick, name)
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            return f"{name} must be a finite number"
+    if flick.impulse <= 0:
+        return "impulse must be > 0"
+    v0 = launch_speed(flick, p)
+    if v0 > p.max_launch_speed:
+        return f"launch speed {v0:.3g} m/s is above the {p.max_launch_speed:g} m/s cap"
+    if flick.height > 1:
+        return "the finger would strike the top face (height > 1)"
+    if flick.height < 0:
+        return "the finger would strike the board, not the die (height < 0)"
+    if abs(flick.offset) > 0.5:
+        return "the finger would miss the face (|offset| > 0.5)"
+    other = finger_hits_other(w, flick, d)
+    if other is not None:
+        return f"the finger would strike more than one die ({flick.die!r} and {other!r})"
+    return None
+
+
+def finger_hits_other(w: World, flick: Flick, d: DieRecord) -> str | None:
+    """Another die inside the finger's rectangle behind the struck face (touching it counts)."""
+    p = w.params
+    x, y = d.body.position
+    ang = d.body.angle
+    k = struck_side(flick.direction, ang)
+    na = ang + k * math.pi / 2
+    n = np.array([math.cos(na), math.sin(na)])
+    t = np.array([n[1], -n[0]])
+    cx, cy = contact_point(flick, x, y, ang, p.die_size)
+    centre = np.array([cx, cy]) + n * (p.finger_depth / 2)
+    half = np.array([p.finger_depth / 2, p.finger_width / 2])
+    axes_f = np.stack([n, t])
+    tol = p.collision_slop
+    for o in w._dice.values():
+        if o is d or not o.in_space:
+            continue
+        ox, oy = o.body.position
+        if math.hypot(ox - centre[0], oy - centre[1]) > (w._half_diag + math.hypot(*half) + tol):
+            continue
+        oa = o.body.angle
+        axes_o = np.array([[math.cos(oa), math.sin(oa)], [-math.sin(oa), math.cos(oa)]])
+        if boxes_overlap(
+            centre, axes_f, half, np.array([ox, oy]), axes_o, np.full(2, p.die_size / 2), tol
+        ):
+            return o.id
+    return None
+
+
+def boxes_overlap(c1, ax1, h1, c2, ax2, h2, tol: float) -> bool:
+    """Separating-axis test of two oriented rectangles (centres, unit axes as rows, half sizes)."""
+    dvec = c2 - c1
+    for axes in (ax1, ax2):
+        for u in axes:
+            r1 = abs(ax1[0] @ u) * h1[0] + abs(ax1[1] @ u) * h1[1]
+            r2 = abs(ax2[0] @ u) * h2[0] + abs(ax2[1] @ u) * h2[1]
+            if abs(dvec @ u) > r1 + r2 + tol:
+                return False
+    return True
+
+
+def apply_flick(w: World, flick: Flick) -> None:
+    """Strike a die: impulse J along ``direction`` at the contact point on the struck face.
+
+    Raises :class:`IllegalAction` with the reason if the flick is not fair.
+    """
+    reason = check_flick(w, flick)
+    if reason is not None:
+        raise IllegalAction(f"illegal flick: {reason}")
+    p = w.params
+    d = w._dice[flick.die]
+    b = d.body
+    x, y = b.position
+    ang = b.angle
+    cx, cy = contact_point(flick, x, y, ang, p.die_size)
+    dx, dy = math.cos(flick.direction), math.sin(flick.direction)
+    j = flick.impulse
+    rx, ry = cx - x, cy - y
+    b.velocity = (b.velocity.x + j * dx / p.die_mass, b.velocity.y + j * dy / p.die_mass)
+    b.angular_velocity = b.angular_velocity + (rx * dy - ry * dx) * j / w._inertia
+    d.fresh = True
+    w._current = False
+    w._unchecked = True
+    k = struck_side(flick.direction, ang)
+    face = d.orientation.face_towards(k * math.pi / 2)
+    w.events.append(Event(w.time, FLICK, (d.id,), {**flick.to_json(), "face_struck": face}))
+    if flick_tumbles(flick, p):
+        tumble(w, d, flick.direction - ang, "flick")
+    w._dirty = True
+    w._canonical = False

@@ -1,0 +1,94 @@
+"""The JAM platforms: climb (tumble up) or bounce at a wall, land on the top, straddle the edge
+(not flat) when stepping off, and leave."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ..board import Platform
+from ..events import PLATFORM, Event
+from ..flick import speed_after_trip, trip_speed
+from . import view
+from .datatypes import DieRecord
+from .space import FILTER_HIGH, FILTER_LOW
+from .tumbles import tumble
+
+if TYPE_CHECKING:
+    from .world import World
+
+
+def nearest_platform(w: World, d: DieRecord) -> Platform | None:
+    x, y = d.body.position
+    best, bd = None, math.inf
+    for plat in w.board.platforms:
+        x0, y0, x1, y1 = plat.bounds
+        dist = math.hypot(max(x0 - x, 0.0, x - x1), max(y0 - y, 0.0, y - y1))
+        if dist < bd:
+            best, bd = plat, dist
+    return best
+
+
+def maybe_climb(w: World, d: DieRecord, plat: Platform) -> None:
+    """A die that hit a platform's wall fast enough tumbles up onto it (physics.md s4 step trip);
+    slower ones keep the wall's bounce (restitution_wood) that the solver already applied."""
+    p = w.params
+    i = w._index[d.id]
+    x, y = d.body.position  # after this collision step
+    v_i = view.pre_vc(w)[i]
+    vx, vy = v_i.real, v_i.imag
+    x0, y0, x1, y1 = plat.bounds
+    # outward normal of the side the die is at
+    dists = {(-1, 0): x0 - x, (1, 0): x - x1, (0, -1): y0 - y, (0, 1): y - y1}
+    n = max(dists, key=dists.get)
+    vn = -(vx * n[0] + vy * n[1])
+    if vn < trip_speed(plat.height, p):
+        return
+    v_in = speed_after_trip(vn, plat.height, p)
+    vt = (vx + vn * n[0], vy + vn * n[1])  # tangential part
+    a = p.die_size
+    nx = min(max(x, x0 + a / 2), x1 - a / 2) if n[0] == 0 else x - n[0] * (a / 2 + abs(dists[n]))
+    ny = min(max(y, y0 + a / 2), y1 - a / 2) if n[1] == 0 else y - n[1] * (a / 2 + abs(dists[n]))
+    b = d.body
+    b.position = (nx, ny)
+    b.velocity = (vt[0] - n[0] * v_in, vt[1] - n[1] * v_in)
+    b.angular_velocity = 0.0
+    d.level = plat.name
+    d.shape.filter = FILTER_HIGH
+    w.space.reindex_shapes_for_body(b)
+    tumble(w, d, math.atan2(-n[1], -n[0]) - b.angle, "step")
+    w.events.append(Event(w.time, PLATFORM, (d.id,), {"platform": plat.name, "action": "landed"}))
+    w._special = True
+    w._dirty = True
+
+
+def footprint_overlaps(w: World, i: int, plat: Platform) -> bool:
+    x, y = view.pos(w)[i]
+    a = view.ang(w)[i]
+    c, s = math.cos(a), math.sin(a)
+    fp = w._footprint
+    px = x + c * fp[:, 0] - s * fp[:, 1]
+    py = y + s * fp[:, 0] + c * fp[:, 1]
+    x0, y0, x1, y1 = plat.bounds
+    return bool(((px > x0) & (px < x1) & (py > y0) & (py < y1)).any())
+
+
+def platform_logic(w: World, d: DieRecord, i: int) -> bool:
+    x, y = view.pos(w)[i]
+    if d.level:
+        plat = w.board.platform(d.level)
+        if plat.contains(x, y):
+            return False
+        d.level = None
+        d.straddle = plat.name
+        w.events.append(Event(w.time, PLATFORM, (d.id,), {"platform": plat.name, "action": "left"}))
+        return True
+    plat = w.board.platform(d.straddle)
+    if plat.contains(x, y):  # pushed back up: its centre of mass is over the top again
+        d.level, d.straddle = plat.name, None
+        return True
+    if footprint_overlaps(w, i, plat):
+        return False
+    d.straddle = None
+    d.shape.filter = FILTER_LOW
+    return True

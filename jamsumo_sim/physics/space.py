@@ -1,0 +1,139 @@
+"""Assembling the pymunk Space: die bodies, the platforms' walls, collision filters, and the
+canonical rebuild (insertion order, no cached contacts).
+
+Material pairs: Chipmunk multiplies the two shapes' elasticity (and friction) values.  With the two
+materials here (plastic dice, wooden platform walls; wood never meets wood) the pair table factorises
+exactly: die value sqrt(e_die_die), wall value e_die_wood / sqrt(e_die_die) (same for friction), so each
+contact gets the table's value with no per-contact Python callback.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import pymunk
+
+from ..params import PhysicsParams
+from . import _chipmunk
+from .datatypes import ON_BOARD, DieRecord
+
+if TYPE_CHECKING:
+    from .world import World
+
+DIE_CAT = 0b01
+WALL_CAT = 0b10
+FILTER_LOW = pymunk.ShapeFilter(categories=DIE_CAT, mask=DIE_CAT | WALL_CAT)
+FILTER_HIGH = pymunk.ShapeFilter(categories=DIE_CAT, mask=DIE_CAT)  # above the walls' tops
+
+
+def die_body(
+    p: PhysicsParams, x: float, y: float, angle: float, vx: float, vy: float, omega: float
+) -> tuple[pymunk.Body, pymunk.Poly]:
+    """A die's pymunk body and rounded-box shape (die-die elasticity and friction: see the module
+    docstring's material pairs); the benchmark's bare Space builds its dice with this too."""
+    body = pymunk.Body(p.die_mass, p.die_inertia)
+    body.position = (x, y)
+    body.angle = angle
+    body.velocity = (vx, vy)
+    body.angular_velocity = omega
+    inner = p.die_size - 2 * p.die_edge_radius
+    shape = pymunk.Poly.create_box(body, (inner, inner), radius=p.die_edge_radius)
+    shape.elasticity = math.sqrt(p.restitution)
+    shape.friction = math.sqrt(p.mu_die)
+    return body, shape
+
+
+def die_filter(d: DieRecord) -> pymunk.ShapeFilter:
+    """Dice on a platform or straddling its edge pass over the walls."""
+    return FILTER_HIGH if (d.level or d.straddle) else FILTER_LOW
+
+
+def build_space(w: World, reuse: bool = False) -> None:
+    """(Re)build the pymunk Space from the dice records, in insertion order (canonical).
+
+    ``reuse``: move the existing bodies and shapes (dice and walls) into the fresh Space instead of
+    making new ones (a tenth of the cost).  A moved body carries nothing a new one would not have:
+    removing its shapes drops its contacts, its bias velocities are reset by every step, and its
+    pose and velocity are the record's; the fresh Space assigns shape ids in the same order.  So
+    both ways give the same Space, bit for bit (tests/physics/test_world.py checks re-simulation).
+    """
+    p = w.params
+    old = w.space if reuse else None
+    moved: list[tuple[pymunk.Body, list[pymunk.Shape]]] = []
+    if old is not None:
+        moved.append((w._walls_body, w._walls))
+        for d in w._dice.values():
+            if d.in_space:
+                d.shape.filter = die_filter(d)
+                moved.append((d.body, [d.shape]))
+        _chipmunk.detach(old, moved)
+    else:
+        for d in w._dice.values():
+            if d.in_space:
+                pull(d)
+                d.body = d.shape = None
+    space = pymunk.Space()
+    space.iterations = p.solver_iterations
+    space.collision_slop = p.collision_slop
+    # fraction of an overlap (beyond the slop) pushed out per collision step, via Chipmunk's
+    # bias pseudo-velocities (no energy added); its default, 10 % per 1/60 s, leaves dice that
+    # stopped mid-impact overlapping by more than the slop
+    sub = p.dt / p.collision_substeps
+    space.collision_bias = (1.0 - p.overlap_correction) ** (1.0 / sub)
+    space.gravity = (0.0, 0.0)
+    space.damping = 1.0
+    w.space = space
+    if old is not None:
+        _chipmunk.attach(space, moved)
+    else:
+        w._walls_body, w._walls = make_walls(w)
+        # the walls hang on a static body of the World's own, so they can move to a new Space
+        space.add(w._walls_body, *w._walls)
+        for d in w._dice.values():
+            if d.status == ON_BOARD:
+                add_body(w, d)
+    w._canonical = True
+    w._dirty = True
+    w._current = False
+
+
+def make_walls(w: World) -> tuple[pymunk.Body, list[pymunk.Poly]]:
+    """The JAM platforms' side walls: static boxes dice bounce off (or climb: physics.platforms)."""
+    p = w.params
+    e_die = math.sqrt(p.restitution)
+    f_die = math.sqrt(p.mu_die)
+    body = pymunk.Body(body_type=pymunk.Body.STATIC)
+    walls = []
+    for plat in w.board.platforms:
+        x0, y0, x1, y1 = plat.bounds
+        wall = pymunk.Poly(body, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        wall.elasticity = p.restitution_wood / e_die if e_die > 0 else 0.0
+        wall.friction = p.mu_wood / f_die if f_die > 0 else 0.0
+        wall.filter = pymunk.ShapeFilter(categories=WALL_CAT, mask=DIE_CAT)
+        walls.append(wall)
+    return body, walls
+
+
+def add_body(w: World, d: DieRecord) -> None:
+    body, shape = die_body(w.params, d.x, d.y, d.angle, d.vx, d.vy, d.omega)
+    shape.filter = die_filter(d)
+    w.space.add(body, shape)
+    d.body, d.shape, d.body_id = body, shape, body.id
+    w._dirty = True
+
+
+def remove_body(w: World, d: DieRecord) -> None:
+    pull(d)
+    w.space.remove(d.body, d.shape)
+    d.body = d.shape = None
+    w._dirty = True
+
+
+def pull(d: DieRecord) -> None:
+    """Copy a body's pose and velocity into its record."""
+    b = d.body
+    d.x, d.y = b.position
+    d.angle = b.angle
+    d.vx, d.vy = b.velocity
+    d.omega = b.angular_velocity

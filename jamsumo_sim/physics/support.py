@@ -1,0 +1,147 @@
+"""Support after a model step, for the dice the screen found near the edge or the hole or in a
+special state: off the side (``off_board``), over the hole (fall, then drop in, ride over the far
+rim on the rounded edge, or trip over it: physics.md s3, s4), and the platform checks."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..events import HOLE, OFF_BOARD, SKIM, Event
+from ..flick import speed_after_trip, trip_speed
+from . import platforms, view
+from .datatypes import IN_HOLE, OFF, ON_BOARD, DieRecord
+from .space import remove_body
+from .tumbles import tumble
+
+if TYPE_CHECKING:
+    from .world import World
+
+
+def after_step(w: World) -> None:
+    """Edge, hole and platform bookkeeping after a model step, for the dice the screen found."""
+    order = w._order
+    pos = view.pos(w)
+    r = w._hole_r
+    ap = np.abs(pos)
+    amax = np.maximum(ap[:, 0], ap[:, 1])
+    off = np.greater(amax, w._half)
+    r2 = pos[:, 0] ** 2 + pos[:, 1] ** 2
+    near = r2 < r * r
+    if not (np.count_nonzero(off) or np.count_nonzero(near) or w._special):
+        return
+    cand = off | near
+    if w._special:
+        cand = cand | w._special_arr
+    changed = False
+    for i in np.flatnonzero(cand):
+        d = order[i]
+        if d.status != ON_BOARD:
+            continue
+        if off[i]:
+            to_off_board(w, d)
+            changed = True
+            continue
+        if d.fall_time is not None or d.riding or near[i]:
+            changed |= hole_logic(w, d, i, bool(near[i]))
+        if d.level or d.straddle:
+            changed |= platforms.platform_logic(w, d, i)
+    if changed:
+        w._dirty = True
+
+
+def supported(w: World, i: int) -> bool:
+    """Centre of mass inside the convex hull of the footprint's part outside the hole disk."""
+    x, y = view.pos(w)[i]
+    r = w.board.hole_radius
+    if x * x + y * y >= r * r:
+        return True
+    a = view.ang(w)[i]
+    c, s = math.cos(a), math.sin(a)
+    fp = w._footprint
+    px = x + c * fp[:, 0] - s * fp[:, 1]
+    py = y + s * fp[:, 0] + c * fp[:, 1]
+    keep = px * px + py * py >= r * r
+    if not keep.any():
+        return False
+    ang = np.sort(np.arctan2(py[keep] - y, px[keep] - x))
+    gaps = np.diff(np.concatenate([ang, ang[:1] + 2 * math.pi]))
+    return bool(gaps.max() < math.pi)
+
+
+def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
+    """Falling at the hole: ballistic drop while unsupported; at the far rim drop in, ride over
+    (drop within the rounded edge) or trip over the rim edge (physics.md s3, s4)."""
+    p = w.params
+    v_i = view.vc(w)[i]
+    vx, vy = v_i.real, v_i.imag
+    v = math.hypot(vx, vy)
+    if d.riding:
+        # sliding up over the far rim on its rounded edge: supported by the rim until clear
+        if over_hole and v > 0:
+            return False
+        d.riding = False
+    if d.fall_time is None:
+        if supported(w, i):
+            return False
+        d.fall_time = 0.0
+        w._special = True
+        return True
+    d.fall_time += p.dt
+    depth = 0.5 * p.gravity * d.fall_time**2
+    if depth >= p.hole_catch_fraction * p.die_size:
+        to_hole(w, d, depth)
+        return True
+    x, y = view.pos(w)[i]
+    rim = False
+    if v > 0:
+        # the leading face's midpoint has reached the far rim
+        fx, fy = x + 0.5 * p.die_size * vx / v, y + 0.5 * p.die_size * vy / v
+        r = w.board.hole_radius
+        rim = fx * fx + fy * fy >= r * r and fx * vx + fy * vy > 0
+    if not rim and not supported(w, i):
+        return False
+    # the die meets the far rim (or lands back on its support), an edge `depth` above its base
+    b = d.body
+    if depth <= p.die_edge_radius:
+        v_out = math.sqrt(max(0.0, v * v - 2 * p.gravity * depth))
+        # at the far rim it slides up on its rounded edge, held by the rim until clear of the hole
+        d.riding = rim
+        tumbled = False
+    elif v >= trip_speed(depth, p):
+        v_out = speed_after_trip(v, depth, p)
+        tumbled = True
+    else:
+        to_hole(w, d, depth)
+        return True
+    d.fall_time = None
+    scale = v_out / v if v > 0 else 0.0
+    b.velocity = (vx * scale, vy * scale)
+    w._current = False
+    w.events.append(Event(w.time, SKIM, (d.id,), {"depth": depth, "speed": v}))
+    if tumbled:
+        # rolling over the rim edge carries the centre one die width forward
+        b.position = (x + p.die_size * vx / v, y + p.die_size * vy / v)
+        b.angular_velocity = 0.0
+        w.space.reindex_shapes_for_body(b)
+        tumble(w, d, math.atan2(vy, vx) - view.ang(w)[i], "rim")
+    return True
+
+
+def to_hole(w: World, d: DieRecord, depth: float) -> None:
+    remove_body(w, d)
+    d.status = IN_HOLE
+    d.fall_time = None
+    d.vx = d.vy = d.omega = 0.0
+    w.events.append(Event(w.time, HOLE, (d.id,), {"depth": depth}))
+
+
+def to_off_board(w: World, d: DieRecord) -> None:
+    remove_body(w, d)
+    d.status = OFF
+    d.fall_time = None
+    d.level = d.straddle = None
+    d.vx = d.vy = d.omega = 0.0
+    w.events.append(Event(w.time, OFF_BOARD, (d.id,), {}))

@@ -1,0 +1,291 @@
+"""The World: a pymunk Space (metres, top-down 2D) holding the dice and the platforms' walls.
+
+A thin façade over the physics package; each concern lives in its own module:
+
+- :mod:`.evolve` one fixed step (:meth:`World.step`): friction kick (coupled patch friction and the
+  surface force, compiled in :mod:`jamsumo_sim.step_kernels`), ``collision_substeps`` Chipmunk steps,
+  one batch read, the screen for edge, hole and rest;
+- :mod:`.view` the batch buffers (one ``pymunk.batch`` read/write of all dice per step) and
+  :mod:`._chipmunk` the only code touching pymunk internals;
+- :mod:`.space` the Space's assembly (die bodies, platform walls, filters, canonical rebuild);
+- :mod:`.contacts` first contacts as ``collision`` events, impact tumbles, the energy limiter;
+- :mod:`.support` off the side and the hole (fall, drop in, ride over, trip over the far rim);
+  :mod:`.platforms` climbs, landings, straddles; :mod:`.tumbles` face changes;
+- :mod:`.flicks` the fair-flick check and the strike;
+- :mod:`.rest` the rest criterion, run to rest and settling (a rest state is canonical);
+- :mod:`.snapshot` exact copies, snapshots, checksums.
+
+Rest criterion (:meth:`World.at_rest`): no die is falling and every die in play moves slower than
+``rest_speed`` and spins slower than ``rest_spin``.  :meth:`run_until_rest` then zeroes all velocities
+exactly and rebuilds the Space from the rest state (dropping Chipmunk's cached contact impulses), so a
+rest state is canonical: a world restored from :meth:`snapshot` re-simulates bit-identically.
+
+Cost: per model step, one batch read, one compiled call (screen the state for the edge, the hole and
+rest; kick for the next step), one batch write, and per collision step Chipmunk's step plus a look at
+its cached contacts; Python runs only when something happens.  See ``benchmarks/bench_physics.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .. import errors, step_kernels
+from ..board import BoardSpec, load_board
+from ..die import Orientation
+from ..events import Event
+from ..flick import Flick
+from ..friction import patch_points
+from ..params import PhysicsParams
+from ..surface import Surface
+from . import evolve, flicks, rest, snapshot, space, view
+from .datatypes import IN_HOLE, ON_BOARD, DieRecord, DieState, ShotResult
+
+
+class World:
+    """The physics of one board and its dice; see the module docstring for the step and rest rules."""
+
+    def __init__(
+        self,
+        board: BoardSpec | None = None,
+        params: PhysicsParams | None = None,
+        rng: np.random.Generator | None = None,
+    ) -> None:
+        self.board = board if board is not None else load_board("standard")
+        self.params = params if params is not None else PhysicsParams.from_board(self.board)
+        # no model draws from it yet; kept so any future chance model is seeded by the caller
+        self.rng = rng if rng is not None else np.random.default_rng(0)
+        self.events: list[Event] = []
+        self.steps = 0
+        self._dice: dict[str, DieRecord] = {}
+        self._setup_derived()
+        space.build_space(self)
+
+    def _setup_derived(self) -> None:
+        """Everything that follows from the board and the parameters (also for copies)."""
+        p = self.params
+        self._surface = Surface(self.board, p.gravity)
+        # if no spot of the board is steeper than the static friction angle, a resting die can never
+        # start to slide by itself, so resting dice need no friction work at all
+        self._statics_hold = self._surface.max_slope() < p.mu_static
+        self._flat = self._surface.trivially_flat
+        self._half = self.board.half
+        self._hole_r = self.board.hole_radius
+        # (2, K): x row and y row, each contiguous for the kernel
+        self._pts = np.ascontiguousarray(
+            patch_points(p.patch_fraction * p.die_size, p.patch_quadrature).T
+        )
+        self._inertia = p.die_inertia
+        s = self._surface
+        self._prm = step_kernels.step_params(
+            dt=p.dt, mass=p.die_mass, inertia=p.die_inertia, mu_k=p.mu_board, mu_s=p.mu_static,
+            gravity=p.gravity, k_dish=s.k, r_dish=s.r_dish, tilt=(s.tilt[0], s.tilt[1]),
+            flat=self._flat, statics_hold=self._statics_hold, half=self._half,
+            hole_r=self._hole_r, rest_speed=p.rest_speed, rest_spin=p.rest_spin,
+        )  # fmt: skip
+        n = p.support_samples
+        g = np.linspace(-p.die_size / 2, p.die_size / 2, n)
+        gx, gy = np.meshgrid(g, g, indexing="ij")
+        self._footprint = np.stack([gx.ravel(), gy.ravel()], axis=1)
+        self._half_diag = p.die_size / math.sqrt(2)
+        view.init_buffers(self)
+
+    # --- dice ------------------------------------------------------------------------------
+
+    def add_die(
+        self,
+        die_id: str,
+        x: float,
+        y: float,
+        angle: float = 0.0,
+        face: int | None = None,
+        orientation: Orientation | None = None,
+        vx: float = 0.0,
+        vy: float = 0.0,
+        omega: float = 0.0,
+    ) -> None:
+        """Put a die on the board (on a platform's top if its centre is over one)."""
+        if die_id in self._dice:
+            raise errors.UserError(f"duplicate die id {die_id!r}")
+        for name, v in (
+            ("x", x),
+            ("y", y),
+            ("angle", angle),
+            ("vx", vx),
+            ("vy", vy),
+            ("omega", omega),
+        ):
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+                raise errors.UserError(f"die {die_id!r}: {name} must be a finite number, got {v!r}")
+        if not self.board.on_board(x, y):
+            raise errors.UserError(f"die {die_id!r} at ({x}, {y}) is not on the board")
+        if orientation is None:
+            if face is None:
+                raise errors.UserError(f"die {die_id!r}: give a face (1..6) or an orientation")
+            if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= 6:
+                raise errors.UserError(f"die {die_id!r}: face must be 1..6, got {face!r}")
+            orientation = Orientation.with_top(face)
+        elif face is not None and face != orientation.top:
+            raise errors.UserError(f"die {die_id!r}: face {face} disagrees with its orientation")
+        plat = self.board.platform_at(x, y)
+        d = DieRecord(
+            id=die_id,
+            orientation=orientation,
+            level=plat.name if plat else None,
+            x=float(x),
+            y=float(y),
+            angle=float(angle),
+            vx=float(vx),
+            vy=float(vy),
+            omega=float(omega),
+            fresh=bool(vx or vy or omega),
+        )
+        self._dice[die_id] = d
+        space.add_body(self, d)
+        self._canonical = False
+        self._unchecked = True  # support not yet checked: not at rest before a step
+        rest.canonicalise_if_resting(self)
+
+    def remove_die(self, die_id: str) -> None:
+        """Take a die away entirely (it no longer exists in this world)."""
+        d = self._get(die_id)
+        if d.in_space:
+            space.remove_body(self, d)
+        del self._dice[die_id]
+        self._canonical = False
+        rest.canonicalise_if_resting(self)
+
+    def place_die(
+        self, die_id: str, x: float, y: float, angle: float = 0.0, face: int | None = None
+    ) -> None:
+        """Put an existing die (e.g. one that went off the side) back at rest at (x, y)."""
+        d = self._get(die_id)
+        orientation = Orientation.with_top(face) if face is not None else d.orientation
+        self.remove_die(die_id)
+        self.add_die(die_id, x, y, angle, orientation=orientation)
+
+    @property
+    def die_ids(self) -> tuple[str, ...]:
+        return tuple(self._dice)
+
+    def _get(self, die_id: str) -> DieRecord:
+        try:
+            return self._dice[die_id]
+        except KeyError:
+            raise errors.UserError(f"no die {die_id!r}") from None
+
+    @property
+    def time(self) -> float:
+        """Simulated time (s): steps x dt, so it never accumulates rounding error."""
+        return self.steps * self.params.dt
+
+    def state(self, die_id: str) -> DieState:
+        d = self._get(die_id)
+        if d.in_space:
+            space.pull(d)
+        a = self.params.die_size
+        falling = d.fall_time is not None
+        if d.status == IN_HOLE:
+            drop = a
+        elif falling:
+            drop = 0.5 * self.params.gravity * d.fall_time**2
+        else:
+            drop = 0.0
+        tilt = 0.0
+        if d.straddle:
+            tilt = math.atan2(self.board.platform(d.straddle).height, a)
+        return DieState(
+            id=d.id,
+            x=d.x,
+            y=d.y,
+            angle=d.angle,
+            vx=d.vx,
+            vy=d.vy,
+            omega=d.omega,
+            face=d.orientation.top,
+            orientation=d.orientation,
+            status=d.status,
+            flat=d.status == ON_BOARD and not falling and d.straddle is None,
+            on_platform=d.level if d.status == ON_BOARD else None,
+            falling=falling,
+            drop=drop,
+            tilt=tilt,
+        )
+
+    def states(self) -> list[DieState]:
+        return [self.state(i) for i in self._dice]
+
+    def surface_height(self, x: float, y: float) -> float:
+        """Height (m) of the playing surface at (x, y) (dish and platforms; tilt not included)."""
+        plat = self.board.platform_at(x, y)
+        if plat is not None:
+            return plat.height
+        return float(self._surface.height(x, y))
+
+    # --- flicks, steps, rest ------------------------------------------------------------------
+
+    def check_flick(self, flick: Flick) -> str | None:
+        """Why ``flick`` is not a fair flick, or None if it is."""
+        return flicks.check_flick(self, flick)
+
+    def apply_flick(self, flick: Flick) -> None:
+        """Strike a die: impulse J along ``direction`` at the contact point on the struck face.
+
+        Raises :class:`IllegalAction` with the reason if the flick is not fair.
+        """
+        flicks.apply_flick(self, flick)
+
+    def step(self) -> None:
+        """Advance one fixed model step ``params.dt`` (``collision_substeps`` Space steps)."""
+        evolve.step(self)
+
+    def at_rest(self) -> bool:
+        """True when no die falls and every die in play is slower than rest_speed / rest_spin.
+
+        False right after dice were added or flicked, until a step has checked their support.
+        """
+        return rest.at_rest(self)
+
+    def run_until_rest(self, max_time: float = 30.0) -> ShotResult:
+        """Step until :meth:`at_rest` (then settle) or ``max_time`` seconds have passed.
+
+        Steps at least once after dice were added or flicked (support is checked in a step); a world
+        already at rest just settles (so ``run_until_rest(0.0)`` settles an animated world exactly
+        as a full run would).
+        """
+        return rest.run_until_rest(self, max_time)
+
+    # --- copies, snapshots, checksums ---------------------------------------------------------
+
+    def copy(self) -> World:
+        """An exact, independent copy (Space included, so cached contact impulses carry over)."""
+        return snapshot.copy_world(self)
+
+    def snapshot(self) -> dict[str, Any]:
+        """JSON-able full state (board, params, time, every die incl. orientation and status).
+
+        Exact for a world at rest after :meth:`run_until_rest` (canonical); mid-motion it omits the
+        Space's cached contact impulses, so use :meth:`copy` there.
+        """
+        return snapshot.snapshot(self)
+
+    @classmethod
+    def from_snapshot(
+        cls, snap: Mapping[str, Any], rng: np.random.Generator | None = None
+    ) -> World:
+        return snapshot.from_snapshot(cls, snap, rng)
+
+    def checksum(self) -> str:
+        """sha256 over the bit-exact state: ids, positions, angles, orientations, statuses, levels."""
+        return snapshot.checksum(self)
+
+
+def warm_up() -> None:
+    """Load (or, the first time, compile) the step kernels now rather than at the first step: the
+    window calls this at start so the first flick does not stall for a fraction of a second."""
+    world = World()
+    world.add_die("warm-up", 0.1, 0.1, face=1, vx=0.1)
+    world.step()  # the kick, then the screen-and-kick
