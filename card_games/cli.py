@@ -9,19 +9,29 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from card_games.registry import CARD_GAMES, resolve
 from jamsumo_sim import __version__
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.fileio import check_output_path
+from jamsumo_sim.limits import seed_arg
 from jamsumo_sim.turnloop import ConsoleAgent, Game, MatchEvent, State, play
 from jamsumo_sim.turnloop.agents import Agent
+from jamsumo_sim.turnloop.driver import SaveCallback, SaveOrder
 from jamsumo_sim.turnloop.recording import (
     load_record,
     result_summary,
     save_record,
     verify_record,
 )
+
+
+def _players(text: str) -> int:
+    """argparse ``type=`` for --players: a small whole number (each game checks its own range)."""
+    if not text.strip().isdigit() or len(text.strip()) > 3:
+        raise argparse.ArgumentTypeError(f"must be a whole number of players, not {text[:30]!r}")
+    return int(text)
 
 
 def build_agents(game: Game, players: int, seats: str | None, interactive: bool) -> list[Agent]:
@@ -59,18 +69,72 @@ def default_save_path(game: Game) -> Path:
     return Path(base) / "jamsumo" / "saves" / f"{game.name}-{stamp}.json"
 
 
+def say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def save_somewhere(
+    state: State, names: list[str], targets: Sequence[Path]
+) -> tuple[Path | None, list[UserError]]:
+    """Save to the first of ``targets`` that can be written; (where, the errors on the way)."""
+    errors: list[UserError] = []
+    for target in dict.fromkeys(targets):  # in order, each once
+        try:
+            save_record(target, state, names)
+        except UserError as exc:  # fileio names the file and the reason in one line
+            errors.append(exc)
+            continue
+        return target, errors
+    return None, errors
+
+
+def make_on_save(game: Game, names: list[str], save_to: Path) -> SaveCallback:
+    """The driver's ``on_save``: a failed save never ends the game or loses it.
+
+    ``save [FILE]`` that fails says why and the game goes on. Quitting saves to the match's save
+    file, else to the last file named by ``save FILE``, else to a fresh file in the default save
+    folder; if none can be written, a typed ``quit`` returns to the game (the person can ``save
+    FILE`` elsewhere), and only when nobody is left to ask (end of input, Ctrl-C) does the command
+    stop with the error.
+    """
+    named: list[Path] = []  # files the person saved to with `save FILE` (a fallback on quitting)
+
+    def on_save(current: State, order: SaveOrder) -> bool:
+        if order.path is not None:
+            targets = [Path(order.path)]
+        elif order.quitting:
+            targets = [save_to, *named[-1:], default_save_path(game)]
+        else:
+            targets = [save_to]
+        where, errors = save_somewhere(current, names, targets)
+        if where is not None and order.path is not None:
+            named.append(where)
+        if where is None:
+            if not order.can_go_on:
+                raise UserError(f"the match could not be saved: {errors[-1]}")
+            go_on = "type 'save FILE' to save elsewhere" if order.quitting else "the game goes on"
+            say(f"Could not save: {errors[-1]}; {go_on}.")
+            return False
+        for exc in errors:
+            say(f"Could not save: {exc}")
+        say(f"Saved to {where}. Resume with: card-games resume {where}")
+        return True
+
+    return on_save
+
+
 def run_match(
     game: Game,
     agents: list[Agent],
     seed: int,
     params: dict[str, Any] | None,
     state: State | None,
-    record: str | None,
+    record: Path | None,
     as_json: bool,
 ) -> int:
     humans = any(a.is_human for a in agents)
     names = seat_names(agents)
-    save_to = Path(record) if record else default_save_path(game)
+    save_to = record if record is not None else default_save_path(game)
 
     def on_event(event: MatchEvent) -> None:
         if as_json:
@@ -79,22 +143,20 @@ def run_match(
             if entry.visible_to(None):  # the shared screen shows public lines only
                 print(f"  {entry.text}")
 
-    def on_save(current: State, path: str | None) -> None:
-        target = Path(path) if path else save_to
-        try:
-            save_record(target, current, names)
-        except UserError as exc:  # fileio names the file and the reason in one line
-            if path is None:  # quitting: nothing else will save the match, so say so and stop
-                raise
-            print(f"Could not save: {exc}", file=sys.stderr)
-            return
-        print(f"Saved to {target}. Resume with: card-games resume {target}", file=sys.stderr)
-
     result = play(
-        game, agents, seed=seed, params=params, state=state, on_event=on_event, on_save=on_save
+        game,
+        agents,
+        seed=seed,
+        params=params,
+        state=state,
+        on_event=on_event,
+        on_save=make_on_save(game, names, save_to),
     )
-    if record and result.finished:
-        save_record(record, result.state, names)
+    if record is not None and result.finished:
+        where, errors = save_somewhere(result.state, names, [record, default_save_path(game)])
+        if errors:  # the game is finished: keep it somewhere and say where, in one line
+            kept = f"; the game was saved to {where} instead" if where else ""
+            raise UserError(f"{errors[0]}{kept}")
     if result.stopped:
         return 0
     summary = result_summary(result.state)
@@ -116,6 +178,24 @@ def run_match(
     return 0
 
 
+def check_save_paths(game: Game, record: str | None, humans: bool, resumed: bool) -> Path | None:
+    """Check before play that the match can be saved: ``--record`` (or, resuming, the file itself)
+    and, when a person may type ``save``/``quit`` without it, the default save folder."""
+    if record is not None and not resumed:
+        return check_output_path(record, "--record")
+    if record is not None:
+        try:
+            return check_output_path(record, "the file resumed")
+        except UserError as exc:
+            raise UserError(f"{exc}; give --record FILE to save elsewhere") from None
+    if humans:
+        try:
+            check_output_path(default_save_path(game), "save file")
+        except UserError as exc:
+            raise UserError(f"{exc}; give --record FILE to save elsewhere") from None
+    return None
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     for cli_name in CARD_GAMES:
         game = resolve(cli_name)
@@ -128,13 +208,13 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     game = resolve(args.game)
-    if args.seed < 0:
-        raise UserError("--seed must be a non-negative integer")
     params = game.validate_params(
         {"players": args.players, "variant": args.variant or game.variants[0]}
     )
     agents = build_agents(game, args.players, args.seats, interactive=sys.stdin.isatty())
-    return run_match(game, agents, args.seed, params, None, args.record, args.json)
+    humans = any(a.is_human for a in agents)
+    record = check_save_paths(game, args.record, humans, resumed=False)
+    return run_match(game, agents, args.seed, params, None, record, args.json)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -143,16 +223,19 @@ def cmd_resume(args: argparse.Namespace) -> int:
         raise UserError(f"{args.file}: this match is already finished; use 'card-games replay'")
     seats = args.seats if args.seats else ",".join(data["seats"])
     agents = build_agents(state.game, state.num_players, seats, interactive=sys.stdin.isatty())
+    # resuming updates the file resumed from (also when --record names it); --record elsewhere
+    # leaves it as it was
+    target = args.record if args.record is not None else args.file
+    record = check_save_paths(state.game, target, False, resumed=args.record is None)
     print(f"Resuming {state.game.title} after {len(state.history)} moves.", file=sys.stderr)
-    return run_match(
-        state.game, agents, state.seed, None, state, args.record or args.file, args.json
-    )
+    return run_match(state.game, agents, state.seed, None, state, record, args.json)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     if args.verify:
         ok, message = verify_record(args.file)
-        print(message)
+        # like `jamsumo replay --verify`: the OK line on stdout, a divergence on stderr (exit 1)
+        print(message, file=sys.stdout if ok else sys.stderr)
         return 0 if ok else 1
     state, data = load_record(args.file)
     game = state.game
@@ -173,8 +256,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with its usage errors on one line (exit 2), like every other bad input here
+    (subcommand parsers are of the same class: argparse makes them with ``type(parent)``)."""
+
+    def error(self, message: str) -> NoReturn:
+        first = message.splitlines()[0] if message.strip() else "bad arguments"
+        self.exit(2, f"{self.prog}: error: {first} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="card-games",
         description="Jumble Jam, Jelly Fish Toast & Jam, JumbleJack and The Jam in the terminal.",
     )
@@ -185,9 +277,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game (humans in the terminal, bots headless)")
     p.add_argument("game", help=f"one of: {', '.join(CARD_GAMES)}")
-    p.add_argument("--players", type=int, required=True)
+    p.add_argument("--players", type=_players, required=True)
     p.add_argument("--seats", help="comma-separated: human, smart, random, … (one per player)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_arg, default=0, help="0 to 2**64-1 (default 0)")
     p.add_argument("--variant")
     p.add_argument("--record", help="write the finished (or saved) game to this JSON file")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -212,11 +304,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UserError as exc:
-        print(f"card-games: error: {exc}", file=sys.stderr)
+        text = " ".join(str(exc).split("\n"))  # one line, whatever the message
+        print(f"card-games: error: {text}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("card-games: interrupted", file=sys.stderr)
         return 130
+    except RecursionError:  # an input nested deeper than a reader expected: the input's fault
+        print("card-games: error: an input is nested too deeply to read", file=sys.stderr)
+        return 2
+    except MemoryError:  # the readers bound every size; this is the last line of defence
+        print("card-games: error: out of memory: an input is far too large", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -83,7 +83,7 @@ class Action:
             raise UserError(f"malformed action {json.dumps(data)[:80]}: needs a 'name' string")
         args = data.get("args", {})
         if not isinstance(args, Mapping):
-            raise UserError(f"malformed action {data['name']!r}: 'args' must be an object")
+            raise UserError(f"malformed action {data['name'][:40]!r}: 'args' must be an object")
         return cls.make(data["name"], **args)
 
     def __str__(self) -> str:

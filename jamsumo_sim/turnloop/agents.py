@@ -14,7 +14,15 @@ from jamsumo_sim.turnloop.state import Game, State
 
 
 class QuitRequest(Exception):
-    """A person asked to stop (the driver saves the match so it can resume)."""
+    """A person asked to stop (the driver saves the match so it can resume).
+
+    ``typed`` is True when the person typed ``quit`` (they are still there: if the save fails
+    they can be asked again), False at the end of input (nobody is left to ask).
+    """
+
+    def __init__(self, typed: bool = False) -> None:
+        super().__init__("quit" if typed else "end of input")
+        self.typed = typed
 
 
 class SaveRequest(Exception):
@@ -222,7 +230,7 @@ class ConsoleAgent(Agent):
             self._list(actions)
             return "Moves listed above."
         if lowered == "quit" or lowered == "exit":
-            raise QuitRequest()
+            raise QuitRequest(typed=True)
         if lowered == "save" or lowered.startswith("save "):
             raise SaveRequest(text[5:].strip() or None)
         if text.isdigit():

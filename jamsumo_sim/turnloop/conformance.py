@@ -10,7 +10,8 @@ It plays random games and checks at every step (or every ``check_every``-th step
 whose moves are expensive): legal actions are non-empty, unique and stable; clone and JSON round
 trips are equal; hidden information of other seats does not show in an observation; replaying
 the history reproduces the state; the same seed gives the same game; every game ends within
-``Game.max_game_length``.
+``Game.max_game_length``; every recorded chance outcome is the one the driver's documented
+derivation from the seed gives, and different seeds give different chance outcomes.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from jamsumo_sim.turnloop.actions import CHANCE, SIMULTANEOUS
-from jamsumo_sim.turnloop.agents import RandomAgent
-from jamsumo_sim.turnloop.driver import play, rng_for, step
-from jamsumo_sim.turnloop.serialize import state_from_json
+from jamsumo_sim.turnloop.actions import CHANCE, SIMULTANEOUS, Action
+from jamsumo_sim.turnloop.agents import Agent, RandomAgent, SeatView
+from jamsumo_sim.turnloop.driver import CHANCE_STREAM, play, rng_for, step
+from jamsumo_sim.turnloop.serialize import ChanceMismatch, state_from_json
 from jamsumo_sim.turnloop.state import Game, State
 
 
@@ -88,6 +89,13 @@ def check_node(game: Game, params: dict[str, Any], seed: int, state: State) -> N
             _fail(game, params, seed, state, f"seat {seat}'s observation shows hidden information")
 
 
+def documented_outcome(state: State) -> Any:
+    """The chance outcome at ``state`` as the driver documents it, computed here independently of
+    the driver's own helpers (so a driver that drifts from its documentation is caught)."""
+    rng = rng_for(state.seed, CHANCE_STREAM, len(state.history))
+    return state.chance_outcomes().sample(rng)
+
+
 def random_playout(
     game: Game,
     params: dict[str, Any],
@@ -103,12 +111,62 @@ def random_playout(
     while not state.is_terminal():
         if index % check_every == 0:
             check_node(game, params, seed, state)
+        expected = documented_outcome(state).to_json() if state.is_chance_node() else None
         step(state, agents)
+        if expected is not None and state.history[-1]["chance"] != expected:
+            _fail(
+                game, params, seed, state,
+                f"the chance outcome {str(state.history[-1]['chance'])[:60]} is not the "
+                f"documented derivation from the seed ({str(expected)[:60]})",
+            )  # fmt: skip
         index += 1
         if len(state.history) > bound:
             _fail(game, params, seed, state, f"no end within the stated bound of {bound} moves")
     check_node_terminal(game, params, seed, state)
     return state
+
+
+class FirstMoveAgent(Agent):
+    """Always plays the first legal action: its choices depend on nothing but the position, so two
+    games differ only where the chance outcomes (the seed) make them differ."""
+
+    kind = "first"
+
+    def act(self, view: SeatView) -> Action:
+        return view.legal_actions[0]
+
+
+def first_chance_outcomes(game: Game, params: dict[str, Any], seed: int, count: int) -> list[Any]:
+    """The first ``count`` chance outcomes of a game with ``seed`` in which every seat plays its
+    first legal action (fewer if the game ends first)."""
+    state = game.new_initial_state(params, seed=seed)
+    agents = [FirstMoveAgent(s, game) for s in range(state.num_players)]
+    outcomes: list[Any] = []
+    bound = game.max_game_length(params)
+    while len(outcomes) < count and not state.is_terminal() and len(state.history) < bound:
+        step(state, agents)
+        entry = state.history[-1]
+        if "chance" in entry:
+            outcomes.append(entry["chance"])
+    return outcomes
+
+
+def check_seed_matters(
+    game: Game, params: dict[str, Any], seeds: Iterable[int] = range(20), count: int = 2
+) -> None:
+    """Over ``seeds`` the first ``count`` chance outcomes are not all equal: the seed is used.
+
+    Every seat plays its first legal move, so only the seed can make the games differ; stopping
+    after a few outcomes keeps this cheap for games whose moves are expensive (JamSumo's first
+    outcomes are the dice rolls for the order of play, before any flick).
+    """
+    params = game.validate_params(params)
+    seen = {json.dumps(first_chance_outcomes(game, params, s, count)) for s in seeds}
+    if len(seen) < 2:
+        raise ConformanceError(
+            f"{game.name} players={params.get('players')} variant={params.get('variant')}: "
+            "every seed gave the same chance outcomes (the seed is ignored)"
+        )
 
 
 def check_node_terminal(game: Game, params: dict[str, Any], seed: int, state: State) -> None:
@@ -117,7 +175,10 @@ def check_node_terminal(game: Game, params: dict[str, Any], seed: int, state: St
         _fail(game, params, seed, state, "returns() must give one value per seat")
     if state.legal_actions(0) != []:
         _fail(game, params, seed, state, "a terminal state has legal actions")
-    restored = state_from_json(json.loads(json.dumps(state.to_json())))
+    try:  # the record check ``replay --verify`` runs: same outcomes from the seed, same end
+        restored = state_from_json(json.loads(json.dumps(state.to_json())), check_chance=True)
+    except ChanceMismatch as exc:
+        _fail(game, params, seed, state, str(exc))
     if _canonical(restored) != _canonical(state) or restored.returns() != returns:
         _fail(game, params, seed, state, "replaying the history does not reproduce the final state")
 
@@ -183,6 +244,8 @@ def check_game(
                 if again.history != final.history:
                     _fail(game, params, seed, final, "the same seed gave a different game")
                 played += 1
+    first = game.validate_params({"players": min(players), "variant": variant_list[0]})
+    check_seed_matters(game, first)
     if hashseed_check:
         n = min(players) if not isinstance(players, range) else players.start
         check_same_seed_same_game(

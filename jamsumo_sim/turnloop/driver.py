@@ -12,13 +12,16 @@ from typing import Any
 import numpy as np
 
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.limits import MAX_SEED
 from jamsumo_sim.turnloop.actions import CHANCE, SIMULTANEOUS, TERMINAL, Action
 from jamsumo_sim.turnloop.agents import Agent, QuitRequest, SaveRequest, SeatView
 from jamsumo_sim.turnloop.state import Game, LogEntry, State
 
 # Streams of the match generator, derived from the one match seed. Each decision gets its own
 # generator keyed by its position in the history, so a resumed match continues exactly.
-_CHANCE_STREAM = 0
+# The derivation of every chance outcome is part of the record format (verify re-derives it):
+#   outcome = state.chance_outcomes().sample(rng_for(seed, CHANCE_STREAM, len(state.history)))
+CHANCE_STREAM = 0
 _AGENT_STREAM = 1
 
 
@@ -35,8 +38,8 @@ def _splitmix64(x: int) -> int:
 
 def mix_key(seed: int, *keys: int) -> int:
     """A 64-bit key for (seed, keys...): the same numbers give the same key on every machine."""
-    if seed < 0:
-        raise UserError(f"a seed must be a non-negative integer, not {seed}")
+    if not 0 <= seed <= MAX_SEED:  # larger seeds would fold onto smaller ones
+        raise UserError(f"a seed must be a whole number from 0 to 2**64-1, not {str(seed)[:30]}")
     h = _splitmix64(seed & _MASK64)
     for key in keys:
         h = _splitmix64(h ^ (key & _MASK64))
@@ -49,11 +52,32 @@ def rng_for(seed: int, *keys: int) -> np.random.Generator:
 
 
 def chance_rng(state: State) -> np.random.Generator:
-    return rng_for(state.seed, _CHANCE_STREAM, len(state.history))
+    """The generator of the chance node ``state`` is at: keyed by the seed and the node's position."""
+    return rng_for(state.seed, CHANCE_STREAM, len(state.history))
+
+
+def seeded_outcome(state: State) -> Action:
+    """The outcome the match seed gives at this chance node: what :func:`step` applies, and what
+    ``replay --verify`` and the conformance kit expect every recorded outcome to be."""
+    return state.chance_outcomes().sample(chance_rng(state))
 
 
 def agent_rng(state: State, seat: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(agent_key(state, seat)))
+
+
+@dataclass(frozen=True)
+class SaveOrder:
+    """What the driver asks of ``on_save``: where to save and what happens if it cannot."""
+
+    path: str | None  # a file the person named (``save FILE``); None: the match's own save file
+    quitting: bool  # the match stops after this save (``quit``, end of input, Ctrl-C)
+    can_go_on: bool  # a failed save may return to the game: a person is there to try again
+
+
+# on_save(state, order) saves the match; it returns False if it could not (the match then goes on
+# when ``order.can_go_on``) and raises a UserError when it cannot save and the match cannot go on.
+SaveCallback = Callable[[State, SaveOrder], bool | None]
 
 
 @dataclass
@@ -108,7 +132,7 @@ def step(state: State, agents: Sequence[Agent]) -> dict[str, Any]:
     if player == TERMINAL:
         raise ValueError("the game is over")
     if player == CHANCE:
-        state.apply_action(state.chance_outcomes().sample(chance_rng(state)))
+        state.apply_action(seeded_outcome(state))
     elif player == SIMULTANEOUS:
         joint = {seat: _ask(agents[seat], state, seat)[0] for seat in state.simultaneous_seats()}
         state.apply_actions(joint)  # checks every seat's move
@@ -127,13 +151,14 @@ def play(
     params: Mapping[str, Any] | None = None,
     state: State | None = None,
     on_event: Callable[[MatchEvent], None] | None = None,
-    on_save: Callable[[State, str | None], None] | None = None,
+    on_save: SaveCallback | None = None,
     max_steps: int | None = None,
 ) -> MatchResult:
     """Play a match to the end (or until a person quits) and return the result.
 
     Pass ``state`` to resume a saved match; otherwise a new one starts from ``params``.
-    ``on_save(state, path)`` is called when a person asks to save or quits.
+    ``on_save(state, order)`` is called when a person asks to save or quits (see :class:`SaveOrder`):
+    no request to save or stop ever loses the match.
     """
     if state is None:
         full = game.validate_params(params or game.default_params(len(agents)))
@@ -161,7 +186,7 @@ def _play_moves(
     agents: Sequence[Agent],
     limit: int,
     on_event: Callable[[MatchEvent], None] | None,
-    on_save: Callable[[State, str | None], None] | None,
+    on_save: SaveCallback | None,
 ) -> bool:
     """The move loop of ``play``; True if a person stopped the match before its end."""
     while not state.is_terminal():
@@ -171,13 +196,16 @@ def _play_moves(
         try:
             entry = step(state, agents)
         except SaveRequest as request:
-            if on_save is not None:
-                on_save(state, request.path)
+            if on_save is not None:  # saved or not, the game goes on
+                on_save(state, SaveOrder(request.path, quitting=False, can_go_on=True))
             continue
-        except (QuitRequest, KeyboardInterrupt):
+        except (QuitRequest, KeyboardInterrupt) as request:
             # a person stopping (or Ctrl-C) never loses the match: save it to resume later
+            typed = isinstance(request, QuitRequest) and request.typed
             if on_save is not None:
-                on_save(state, None)
+                saved = on_save(state, SaveOrder(None, quitting=True, can_go_on=typed))
+                if saved is False and typed:
+                    continue  # not saved: the person is asked again and may `save FILE` elsewhere
             return True
         if on_event is not None:
             on_event(MatchEvent(state, entry, state.log[seen:]))

@@ -53,18 +53,29 @@ class Game:
         return {"players": players, "variant": variant or self.variants[0]}
 
     def validate_params(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """Check player count and variant; return a complete params dict."""
+        """Check player count, variant and that every key is known; return a complete params dict."""
+        if not isinstance(params, Mapping):
+            raise UserError(f"{self.title}: params must be an object, not {str(params)[:30]}")
         players = params.get("players")
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not self.min_players <= players <= self.max_players
+        ):
             raise UserError(
-                f"{self.title} takes {self.min_players}–{self.max_players} players, not {players!r}"
+                f"{self.title} takes {self.min_players}–{self.max_players} players, "
+                f"not {str(players)[:30]}"
             )
         variant = params.get("variant", self.variants[0])
-        if variant not in self.variants:
+        if not isinstance(variant, str) or variant not in self.variants:
             raise UserError(
-                f"{self.title} has no variant {variant!r} (choose from {', '.join(self.variants)})"
+                f"{self.title} has no variant {str(variant)[:30]!r} "
+                f"(choose from {', '.join(self.variants)})"
             )
         out = self.default_params(players, variant)
+        unknown = sorted(str(k) for k in set(params) - set(out))
+        if unknown:  # a typo or an edited record: refuse rather than carry it along unread
+            raise UserError(f"{self.title}: unknown parameter {unknown[0][:30]!r}")
         out.update(params)
         out["variant"] = variant
         return out

@@ -153,11 +153,13 @@ def test_verify_notices_an_edited_seed(tmp_path: Path) -> None:
     data["seed"] = 6
     path.write_text(json.dumps(data))
     ok, message = verify_record(path)
-    assert not ok and "digest" in message
-    data["seed"] = True
-    path.write_text(json.dumps(data))
-    with pytest.raises(UserError, match="non-negative integer"):
-        verify_record(path)
+    # the first roll is not what seed 6 gives: a different game from its very first move
+    assert not ok and "move 1" in message and "seed 6" in message
+    for bad in (True, -1, 2**64, "5", 5.0):
+        data["seed"] = bad
+        path.write_text(json.dumps(data))
+        with pytest.raises(UserError, match="'seed'"):
+            verify_record(path)
 
 
 def test_a_jamsumo_replay_is_pointed_to_its_own_command(tmp_path: Path) -> None:
@@ -178,3 +180,28 @@ def test_no_move_is_legal_for_a_seat_out_of_turn() -> None:
     # a seat probing moves out of turn learns nothing about the mover's options
     assert not state.is_legal(other, move)
     assert seat_view(state, other).check(move) is not None
+
+
+def test_a_failed_save_on_a_typed_quit_returns_to_the_game() -> None:
+    """on_save returning False: after a typed `quit` the person is asked again (the match goes on);
+    at the end of input nobody is left to ask, so the driver stops (the callback raises there)."""
+    from jamsumo_sim.turnloop.driver import SaveOrder
+
+    orders: list[SaveOrder] = []
+
+    def on_save(state, order: SaveOrder) -> bool:
+        orders.append(order)
+        return False
+
+    agents = [
+        ConsoleAgent(0, GAME, stdin=io.StringIO("quit\nsave x.json\n1\n"), stdout=io.StringIO()),
+        RandomAgent(1, GAME),
+    ]
+    result = play(GAME, agents, seed=4, params={"players": 2}, on_save=on_save)
+    assert result.stopped
+    assert orders == [
+        SaveOrder(None, quitting=True, can_go_on=True),  # typed quit: not saved, the game goes on
+        SaveOrder("x.json", quitting=False, can_go_on=True),
+        SaveOrder(None, quitting=True, can_go_on=False),  # end of input
+    ]
+    assert len(result.state.history) > 3  # the person moved after the failed quit

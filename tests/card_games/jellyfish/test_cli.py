@@ -113,12 +113,13 @@ def test_bad_options_are_one_line_errors(
 def test_unwritable_record_and_save_paths_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # --record naming a directory: the finished game cannot be written → one line, exit 2
-    code, _, err = run(
+    # --record naming a directory: refused before the game starts → one line, exit 2
+    code, out, err = run(
         capsys, "play", "jellyfish", "--players", "2", "--seats", "random,random",
         "--record", str(tmp_path),
     )  # fmt: skip
-    assert code == 2 and "cannot write record" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and "is a directory" in err and len(err.strip().splitlines()) == 1
+    assert out == ""  # nothing was played
     # a person's `save DIR` says it could not save and asks again; `quit` then saves normally
     save = str(tmp_path / "save.json")
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"save {tmp_path}\n1\nquit\n"))

@@ -68,9 +68,9 @@ def test_record_replay_and_verify(tmp_path: Path, capsys: pytest.CaptureFixture[
     data = json.loads(record.read_text())
     data["history"][1]["chance"]["args"]["order"].reverse()  # tamper: a different deal
     record.write_text(json.dumps(data))
-    # the deal decides which statements are true: the recorded moves no longer replay
-    assert main(["replay", str(record), "--verify"]) == 2
-    assert "cannot be replayed" in capsys.readouterr().err
+    # a deal that is not the seed's is a different game: verify names the move (exit 1)
+    assert main(["replay", str(record), "--verify"]) == 1
+    assert "move 2: the recorded chance outcome is not what seed 4 gives" in capsys.readouterr().err
 
 
 def test_a_person_plays_saves_and_resumes(
