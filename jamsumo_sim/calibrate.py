@@ -21,6 +21,7 @@ import numpy as np
 from .board import BoardSpec
 from .calibration.data import COLLISION, REST, TILT, TRAJECTORY, DataFile
 from .calibration.fit import FITTABLE, FitResult, TiltFit, fit, fit_tilt, refit_nuisance
+from .calibration.limits import FIT_SPREAD_FACTORS, MAX_STARTS
 from .calibration.model import Shots, ShotsProblem, Simulator, with_fitted
 from .errors import UserError
 from .params import PhysicsParams, dump_params
@@ -90,13 +91,14 @@ class Calibration:
 def parse_fit_names(text: str | None, files: Sequence[DataFile]) -> tuple[str, ...]:
     """The parameters to fit: ``text`` (comma-separated) or what the data can constrain."""
     kinds = {f.kind for f in files}
-    if text:
+    if text is not None:
         names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
         if not names:
             raise UserError("--fit: no parameter names given")
         for n in names:
             if n not in FITTABLE:
-                raise UserError(f"--fit: cannot fit {n!r} (fittable: {', '.join(FITTABLE)})")
+                shown = repr(n) if len(n) <= 40 else repr(n[:40]) + "..."
+                raise UserError(f"--fit: cannot fit {shown} (fittable: {', '.join(FITTABLE)})")
             need = CONSTRAINED_BY.get(n, {REST, TRAJECTORY, COLLISION})
             if not need & kinds:
                 kinds_txt = " or ".join(sorted(need))
@@ -149,7 +151,7 @@ def starting_points(
     starts = [guess]
     if guess != default:
         starts.append(default)
-    factors = (0.6, 1.5, 0.8, 1.25)
+    factors = FIT_SPREAD_FACTORS
     k = 0
     while len(starts) < count and k < len(factors):
         pt = []
@@ -178,6 +180,8 @@ def calibrate(
     """Fit ``fit_names`` (default: what the data constrain) to the loaded ``files``."""
     t0 = time.perf_counter()
     names = tuple(fit_names) if fit_names else parse_fit_names(None, files)
+    if not 1 <= starts <= MAX_STARTS:
+        raise UserError(f"--starts must be from 1 to {MAX_STARTS}, not {starts}")
     warnings: list[str] = []
     estimates: dict[str, Estimate] = {}
     values: dict[str, float] = {}
@@ -372,7 +376,11 @@ def stamp_for(
 
 
 def write_params(cal: Calibration, board: BoardSpec, path: str | Path) -> None:
-    """Write the fitted params file (all parameters; fitted ones replaced), stamped with its data."""
+    """Write the fitted params file (all parameters; fitted ones replaced), stamped with its data.
+
+    :func:`~jamsumo_sim.params.dump_params` writes atomically (fileio.write_atomic): a killed run
+    leaves the old file, never half a new one.
+    """
     try:
         dump_params(cal.params, path, stamp_for(cal, board))
     except OSError as exc:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from .board import load_board
 from .errors import UserError
+from .fileio import check_output_path, same_file
+from .limits import check_count, seed_arg
 from .params import PhysicsParams, load_params
 
 
@@ -46,9 +48,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", metavar="PARAMS.toml", help="write the fitted params file here")
     p.add_argument("--plot", metavar="FIT.png", help="draw measured vs simulated shots")
     p.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the holdout split")
     p.add_argument(
-        "--starts", type=int, default=3, help="number of starting points of the fit (default 3)"
+        "--seed", type=seed_arg, default=0, help="seed of the holdout split (0 to 2**64-1)"
+    )
+    p.add_argument(
+        "--starts",
+        type=int,
+        default=3,
+        help="number of starting points of the fit (1 to 6, default 3)",
     )
     p.add_argument(
         "--no-angles", action="store_true", help="fit positions only (ignore measured rest angles)"
@@ -58,21 +65,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .calibrate import calibrate, parse_fit_names, write_params
     from .calibration.data import load_all
-    from .calibration.model import make_simulator
+    from .calibration.limits import MAX_STARTS
 
-    if args.starts < 1:
-        raise UserError(f"--starts must be >= 1, got {args.starts}")
+    # cheap checks first, before the fitting modules (scipy) load: bad input fails fast
+    check_count(args.starts, "--starts", 1, MAX_STARTS)
     if not 0 <= args.holdout < 1:
         raise UserError(f"--holdout must be in [0, 1), got {args.holdout}")
-    if args.seed < 0:
-        raise UserError(f"--seed must be non-negative, got {args.seed}")
+    check_outputs(args)
     board = load_board(args.board)
     base = PhysicsParams.from_board(board)
-    if args.params:
+    if args.params is not None:
         base = load_params(args.params, base)
-    files = load_all(args.data, board)
+    files = load_all(args.data, board, base)
+
+    from .calibrate import calibrate, parse_fit_names, write_params
+    from .calibration.model import make_simulator
+
     names = parse_fit_names(args.fit, files)
     sim = make_simulator(board, args.model)
 
@@ -91,9 +100,9 @@ def run(args: argparse.Namespace) -> int:
             angles=not args.no_angles,
             on_eval=lambda: bar.update(1),
         )
-    if args.out:
+    if args.out is not None:
         write_params(cal, board, args.out)
-    if args.plot:
+    if args.plot is not None:
         from .calibration.plot import plot_calibration
 
         plot_calibration(cal, board, args.plot)
@@ -102,6 +111,22 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_report(cal, args.out, args.plot))
     return 0
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse unwritable outputs, outputs that are inputs, and unknown plot formats: before any work."""
+    from .calibration.plot import plot_format
+
+    inputs = [*args.data, args.params]
+    if Path(args.board).exists():  # a board file, not a board name
+        inputs.append(args.board)
+    if args.out is not None:
+        check_output_path(args.out, "params file (--out)", inputs)
+    if args.plot is not None:
+        check_output_path(args.plot, "plot (--plot)", inputs)
+        plot_format(args.plot)
+        if args.out is not None and same_file(args.out, args.plot):
+            raise UserError(f"--out and --plot both name {args.plot}; choose two files")
 
 
 def format_report(cal, out: str | None = None, plot: str | None = None) -> str:

@@ -6,13 +6,23 @@ stated factor (in the legend).
 
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import UserError
+from ..fileio import write_atomic
 from .data import COLLISION, REST, TRAJECTORY
-from .fit import TiltFit
+
+if TYPE_CHECKING:  # the fit module pulls in scipy: keep it out of the CLI's early output checks
+    from .fit import TiltFit
+
+# Formats matplotlib writes without extra tools (pgf needs LaTeX; raw/rgba are headerless pixel dumps).
+PLOT_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
+PLOT_DPI = 110
 
 
 def _arrow_scale(sim: np.ndarray, meas: np.ndarray, span: float) -> float:
@@ -167,10 +177,30 @@ def plot_calibration(cal, board, path: str | Path | None = None):
     fig.tight_layout()
     if path is not None:
         try:
-            fig.savefig(path, dpi=110)
-        except OSError as exc:
-            from ..errors import UserError
-
-            raise UserError(f"cannot write plot {path}: {exc.strerror or exc}") from None
-        plt.close(fig)
+            save_figure(fig, path)
+        finally:
+            plt.close(fig)
     return fig
+
+
+def plot_format(path: str | Path) -> str:
+    """The image format named by ``path``'s ending; a one-line UserError if it is not one we write."""
+    fmt = Path(path).suffix.lower().lstrip(".")
+    if fmt not in PLOT_FORMATS:
+        kind = f"{fmt!r} file" if fmt else "file without an ending"
+        raise UserError(
+            f"plot {path}: cannot draw a {kind} (use one of {', '.join('.' + f for f in PLOT_FORMATS)})"
+        )
+    return fmt
+
+
+def save_figure(fig, path: str | Path, dpi: int = PLOT_DPI) -> None:
+    """Render ``fig`` in memory in the format ``path`` names, then write it atomically."""
+    fmt = plot_format(path)
+    buf = io.BytesIO()
+    try:
+        fig.savefig(buf, format=fmt, dpi=dpi)
+    except (ValueError, RuntimeError, OSError) as exc:  # e.g. an image library lacking the format
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UserError(f"cannot draw plot {path}: {msg}") from None
+    write_atomic(path, buf.getvalue(), "plot")

@@ -17,9 +17,10 @@ import pymunk
 from ..board import BoardSpec
 from ..params import PhysicsParams
 from ..world import World
+from .limits import MAX_SHOT_SECONDS
 
 _TAG = "_calibration_shot"  # attribute set on each die's pymunk shape
-MAX_TIME = 20.0  # s of simulated time before a shot counts as never resting (bad parameters)
+MAX_TIME = MAX_SHOT_SECONDS  # s of simulated time before a shot counts as never resting
 
 
 def _separate_shots(arbiter: pymunk.Arbiter, space: pymunk.Space, data) -> None:
@@ -100,6 +101,13 @@ class _Batch:
         return out
 
 
+def _bracketing_steps(t: np.ndarray, dt: float, n_steps: int) -> np.ndarray:
+    """Sorted step numbers whose times bracket every sample time (one step of slack for rounding)."""
+    k = np.floor(t / dt).astype(np.int64)
+    steps = np.concatenate([k - 1, k, k + 1, k + 2, [0, n_steps]])
+    return np.unique(np.clip(steps, 0, n_steps))
+
+
 class WorldSimulator:
     """The :class:`~jamsumo_sim.calibration.model.Simulator` backed by the physics engine."""
 
@@ -129,10 +137,18 @@ class WorldSimulator:
             b.add(ids[k], k, *row)
         dt = params.dt
         t_end = max(float(np.max(t)) for t in times) + dt
-        # poses after every step (time = steps * dt), then linear interpolation at the sample times
         n_steps = int(np.ceil(t_end / dt)) + 1
-        hist = np.empty((n_steps + 1, len(L), 3))
-        hist[0] = L[:, :3]
+        # Poses after the steps (time = steps * dt) that bracket some sample, then linear interpolation
+        # at the sample times: the same numbers as keeping every step, without a (steps x shots) array
+        # (20 s at dt = 0.1 ms for 200 tracks would be 1 GB).
+        need = [_bracketing_steps(np.asarray(t, dtype=float), dt, n_steps) for t in times]
+        kept = [np.empty((k.size, 3)) for k in need]
+        wanted: dict[int, list[tuple[int, int]]] = {}
+        for j, steps in enumerate(need):
+            for row, k in enumerate(steps.tolist()):
+                wanted.setdefault(k, []).append((j, row))
+        for j, row in wanted.get(0, ()):
+            kept[j][row] = L[j, :3]
         bodies: dict[str, pymunk.Body] = {}
         last = L[:, :3].copy()
 
@@ -147,16 +163,18 @@ class WorldSimulator:
                 body = bodies.get(i)
                 if body is not None and body.space is not None:
                     last[j] = (body.position.x, body.position.y, body.angle)
-            hist[k] = last
+            for j, row in wanted.get(k, ()):
+                kept[j][row] = last[j]
 
         b.run(max_time=t_end, on_step=record)
         done = min(b.world.steps, n_steps)
-        hist[done + 1 :] = b.poses(ids)  # at rest (or gone) from here on
-        grid = np.arange(n_steps + 1) * dt
+        final = b.poses(ids)  # at rest (or gone) from here on
         out = []
         for j, t in enumerate(times):
+            kept[j][need[j] > done] = final[j]
+            grid = need[j] * dt
             t = np.asarray(t, dtype=float)
-            out.append(np.stack([np.interp(t, grid, hist[:, j, c]) for c in range(3)], axis=1))
+            out.append(np.stack([np.interp(t, grid, kept[j][:, c]) for c in range(3)], axis=1))
         return out
 
     def collide(

@@ -113,5 +113,53 @@ def test_bad_options(tmp_path, flat_toml, flat_board, capsys):
     assert "collision" in capsys.readouterr().err
     assert main(["calibrate", *common, "--holdout", "1.5"]) == 2
     assert "--holdout" in capsys.readouterr().err
-    assert main(["calibrate", *common, "--holdout", "0.2", "--seed", "-1"]) == 2
-    assert "--seed must be non-negative" in capsys.readouterr().err
+    assert main(["calibrate", *common, "--fit", ""]) == 2
+    assert "--fit: no parameter names" in capsys.readouterr().err
+    for starts in ("0", "7"):
+        assert main(["calibrate", *common, "--starts", starts]) == 2
+        assert "--starts must be a whole number from 1 to 6" in capsys.readouterr().err
+    for seed in ("-1", str(2**64)):
+        with pytest.raises(SystemExit) as exc:  # argparse's usage error, as for every --seed
+            main(["calibrate", *common, "--holdout", "0.2", "--seed", seed])
+        assert exc.value.code == 2
+        assert "2**64-1" in capsys.readouterr().err
+
+
+def test_outputs_written_atomically_and_stale_temps_removed(
+    tmp_path, flat_toml, flat_board, capsys
+):
+    paths = toy_files(tmp_path, flat_board)
+    stale = [tmp_path / ".fit.svg.123.tmp", tmp_path / ".fitted.toml.9.tmp"]
+    for f in stale:
+        f.write_bytes(b"left by a killed run")
+    (tmp_path / "fit.svg").write_text("old plot")
+    argv = ["calibrate", str(paths["tilt"]), "--board", str(flat_toml), "--model", "toy", "--json"]
+    assert (
+        main([*argv, "--out", str(tmp_path / "fitted.toml"), "--plot", str(tmp_path / "fit.svg")])
+        == 0
+    )
+    capsys.readouterr()
+    assert (tmp_path / "fit.svg").read_text().lstrip().startswith("<?xml")
+    assert load_params(tmp_path / "fitted.toml").mu_static > 0
+    assert not any(f.exists() for f in stale)
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_outputs_checked_before_the_data_are_read(tmp_path, flat_toml, capsys, monkeypatch):
+    import jamsumo_sim.calibration.data as data
+
+    def boom(*a, **k):
+        raise AssertionError("the data were read before the outputs were checked")
+
+    monkeypatch.setattr(data, "load_all", boom)
+    common = ["calibrate", "d.csv", "--board", str(flat_toml)]
+    for extra, expect in (
+        (["--plot", str(tmp_path / "x.xyz")], "'xyz'"),
+        (["--plot", str(tmp_path)], "directory"),
+        (["--out", "d.csv"], "also an input"),
+        (["--out", str(flat_toml)], "also an input"),
+        (["--out", str(tmp_path / "a.png"), "--plot", str(tmp_path / "a.png")], "both name"),
+        (["--out", ""], "empty"),
+    ):
+        assert main([*common, *extra]) == 2
+        assert expect in capsys.readouterr().err
