@@ -8,16 +8,37 @@ keys take the standard board's values.
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import UserError
+from .fileio import decode_utf8, parse_toml, read_toml
+from .params import PhysicsParams, Range
 from .resources import asset
 
 SEAT_COUNT = 4
+
+# Sane ranges of a board's numbers (lengths in m, mass in kg), the one place they are stated;
+# docs/limits.md shows geometry_markdown()'s table.  Positions (x, y) are bounded by the board itself:
+# platforms and SUMO areas lie on it and off the hole, legs under it.
+GEOMETRY_RANGES: dict[str, Range] = {
+    "side": Range(0.1, 10.0, "m", "a table-top board (the tests' flat boards are 2-6 m)"),
+    "hole_diameter": Range(0.0, 1.0, "m", "0 = no hole; and less than side"),
+    "dish_depth": Range(0.0, 0.1, "m", "0 = flat"),
+    "dish_radius": Range(0.001, 10.0, "m", "and more than the hole's radius"),
+    "mass": Range(0.1, 100.0, "kg", "the board's weight on the tripod"),
+    "platform width, depth": Range(0.001, 10.0, "m", "and the platform lies on the board"),
+    "platform height": Range(0.0001, 0.05, "m", "a step a die can meet"),
+    "SUMO area width, depth": Range(0.001, 10.0, "m", "and the area lies on the board"),
+    "leg height": Range(0.0, 1.0, "m", "the board tilts at most 30 degrees"),
+}
+MAX_PLATFORMS = 16
+MAX_SUMO_AREAS = 16
+MAX_NAME_CHARS = 64
+MAX_TILT = math.radians(30)  # beyond this a board is a slide, not a game
+MIN_LEG_TRIANGLE = 1e-4  # m^2: three legs (nearly) in a line cannot hold a board
 
 
 @dataclass(frozen=True)
@@ -214,14 +235,26 @@ _BOARD_KEYS = ("side", "hole_diameter", "dish_depth", "dish_radius", "mass")
 
 
 def _read_toml(path: Path | Any, what: str) -> dict:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{what} {path} is not valid TOML: {exc}") from None
+    """A board TOML (a user's file or a packaged asset, which may live in a zip) via fileio."""
+    if isinstance(path, Path):
+        raw = read_toml(path, what)
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise UserError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+        raw = parse_toml(decode_utf8(data, f"{what} {path}"), f"{what} {path}")
+    if not raw:
+        raise UserError(f"{what} {path} is empty (give at least version = 1)")
+    return raw
+
+
+def geometry_markdown() -> str:
+    """The table of board ranges that docs/limits.md shows (a test keeps them equal)."""
+    rows = ["| board value | unit | lowest | highest | why |", "|---|---|---|---|---|"]
+    for name, r in GEOMETRY_RANGES.items():
+        rows.append(f"| `{name}` | {r.unit} | {r.low:g} | {r.high:g} | {r.why} |")
+    return "\n".join(rows)
 
 
 def _standard_raw() -> dict:
@@ -254,19 +287,28 @@ def load_board(source: str | Path | Mapping[str, Any] = "standard") -> BoardSpec
     return _build(raw, std, origin)
 
 
-def _num(
-    value: Any, key: str, origin: str, *, positive: bool = False, nonneg: bool = False
-) -> float:
+def _num(value: Any, key: str, origin: str, bounds: str | None = None) -> float:
+    """A finite number (within ``GEOMETRY_RANGES[bounds]`` when given); a one-line error otherwise."""
+    shown = repr(value) if len(repr(value)) <= 30 else repr(value)[:27] + "..."
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise UserError(f"{origin}: {key} must be a number, got {value!r}")
+        raise UserError(f"{origin}: {key} must be a number, got {shown}")
+    if isinstance(value, int) and abs(value) > 2**53:
+        raise UserError(f"{origin}: {key} is out of range, got {shown}")
     v = float(value)
     if not math.isfinite(v):
-        raise UserError(f"{origin}: {key} must be finite, got {value!r}")
-    if positive and v <= 0:
-        raise UserError(f"{origin}: {key} must be > 0, got {value!r}")
-    if nonneg and v < 0:
-        raise UserError(f"{origin}: {key} must be >= 0, got {value!r}")
+        raise UserError(f"{origin}: {key} must be finite, got {shown}")
+    if bounds is not None:
+        r = GEOMETRY_RANGES[bounds]
+        if not r.low <= v <= r.high:
+            raise UserError(f"{origin}: {key} must be {r.text()}, got {shown}")
     return v
+
+
+def _name(item: Mapping[str, Any], default: str, where: str) -> str:
+    name = item.get("name", default)
+    if not isinstance(name, str) or not name or len(name) > MAX_NAME_CHARS:
+        raise UserError(f"{where}: name must be a text of 1 to {MAX_NAME_CHARS} characters")
+    return name
 
 
 def _parse_list(
@@ -275,11 +317,15 @@ def _parse_list(
     key: str,
     origin: str,
     build: Callable[[Mapping[str, Any], int, str], Any],
+    most: int,
 ) -> list[Any]:
     """Build one value per entry of the list ``key`` (the standard board's when ``raw`` has none);
     a missing field is a one-line error naming the entry."""
     out = []
-    for i, item in enumerate(_items(raw.get(key, std.get(key, [])), key, origin)):
+    items = _items(raw.get(key, std.get(key, [])), key, origin)
+    if len(items) > most:
+        raise UserError(f"{origin}: at most {most} {key}, got {len(items)}")
+    for i, item in enumerate(items):
         where = f"{origin}: {key}[{i}]"
         try:
             out.append(build(item, i, where))
@@ -296,8 +342,8 @@ def _items(raw: Any, key: str, origin: str) -> list[dict]:
 
 def _build(raw: Mapping[str, Any], std: Mapping[str, Any], origin: str) -> BoardSpec:
     version = raw.get("version", std.get("version"))
-    if version != 1:
-        raise UserError(f"{origin}: unsupported board version {version!r} (expected 1)")
+    if type(version) is not int or version != 1:  # true == 1 in Python, not here
+        raise UserError(f"{origin}: unsupported board version {str(version)[:20]!r} (expected 1)")
     known_top = {
         "version",
         "name",
@@ -310,26 +356,26 @@ def _build(raw: Mapping[str, Any], std: Mapping[str, Any], origin: str) -> Board
     }
     unknown = sorted(set(raw) - known_top)
     if unknown:
-        raise UserError(f"{origin}: unknown key {unknown[0]!r}")
+        raise UserError(f"{origin}: unknown key {str(unknown[0])[:40]!r}")
     board_raw = dict(std["board"])
     sub = raw.get("board", {})
     if not isinstance(sub, Mapping):
         raise UserError(f"{origin}: board must be a table")
     for k, v in list(sub.items()) + [(k, raw[k]) for k in _BOARD_KEYS if k in raw]:
         if k not in _BOARD_KEYS:
-            raise UserError(f"{origin}: unknown board key {k!r}")
+            raise UserError(f"{origin}: unknown board key {str(k)[:40]!r}")
         board_raw[k] = v
-    side = _num(board_raw["side"], "side", origin, positive=True)
-    hole = _num(board_raw["hole_diameter"], "hole_diameter", origin, nonneg=True)
-    dish = _num(board_raw["dish_depth"], "dish_depth", origin, nonneg=True)
+    side = _num(board_raw["side"], "side", origin, "side")
+    hole = _num(board_raw["hole_diameter"], "hole_diameter", origin, "hole_diameter")
+    dish = _num(board_raw["dish_depth"], "dish_depth", origin, "dish_depth")
     # a different board side without an explicit dish radius keeps the dish meeting the edge
     if "dish_radius" in sub or "dish_radius" in raw:
-        dish_r = _num(board_raw["dish_radius"], "dish_radius", origin, positive=True)
+        dish_r = _num(board_raw["dish_radius"], "dish_radius", origin, "dish_radius")
     elif "side" in sub or "side" in raw:
         dish_r = side / 2
     else:
-        dish_r = _num(board_raw["dish_radius"], "dish_radius", origin, positive=True)
-    mass = _num(board_raw["mass"], "mass", origin, positive=True)
+        dish_r = _num(board_raw["dish_radius"], "dish_radius", origin, "dish_radius")
+    mass = _num(board_raw["mass"], "mass", origin, "mass")
     if hole >= side:
         raise UserError(f"{origin}: hole_diameter {hole} must be smaller than side {side}")
     if dish > 0 and dish_r <= hole / 2:
@@ -337,36 +383,37 @@ def _build(raw: Mapping[str, Any], std: Mapping[str, Any], origin: str) -> Board
 
     def platform(p: Mapping[str, Any], i: int, where: str) -> Platform:
         return Platform(
-            name=str(p.get("name", f"platform-{i}")),
+            name=_name(p, f"platform-{i}", where),
             x=_num(p["x"], "x", where),
             y=_num(p["y"], "y", where),
-            width=_num(p["width"], "width", where, positive=True),
-            depth=_num(p["depth"], "depth", where, positive=True),
-            height=_num(p["height"], "height", where, positive=True),
+            width=_num(p["width"], "width", where, "platform width, depth"),
+            depth=_num(p["depth"], "depth", where, "platform width, depth"),
+            height=_num(p["height"], "height", where, "platform height"),
         )
 
     def area(a: Mapping[str, Any], i: int, where: str) -> SumoArea:
         return SumoArea(
-            name=str(a.get("name", f"area-{i}")),
+            name=_name(a, f"area-{i}", where),
             x=_num(a["x"], "x", where),
             y=_num(a["y"], "y", where),
-            width=_num(a["width"], "width", where, positive=True),
-            depth=_num(a["depth"], "depth", where, positive=True),
+            width=_num(a["width"], "width", where, "SUMO area width, depth"),
+            depth=_num(a["depth"], "depth", where, "SUMO area width, depth"),
         )
 
     def leg(g: Mapping[str, Any], i: int, where: str) -> Leg:
         return Leg(
-            name=str(g.get("name", f"leg-{i}")),
+            name=_name(g, f"leg-{i}", where),
             x=_num(g["x"], "x", where),
             y=_num(g["y"], "y", where),
-            height=_num(g["height"], "height", where, nonneg=True),
+            height=_num(g["height"], "height", where, "leg height"),
         )
 
-    platforms = _parse_list(raw, std, "platforms", origin, platform)
-    areas = _parse_list(raw, std, "sumo_areas", origin, area)
-    legs = _parse_list(raw, std, "legs", origin, leg)
+    platforms = _parse_list(raw, std, "platforms", origin, platform, MAX_PLATFORMS)
+    areas = _parse_list(raw, std, "sumo_areas", origin, area, MAX_SUMO_AREAS)
+    legs = _parse_list(raw, std, "legs", origin, leg, MAX_PLATFORMS)
     if len(legs) != 3:
         raise UserError(f"{origin}: a tripod needs exactly 3 legs, got {len(legs)}")
+    _check_layout(origin, side / 2, hole / 2, platforms, areas, legs)
 
     params = dict(std.get("params", {}))
     extra = raw.get("params", {})
@@ -374,10 +421,13 @@ def _build(raw: Mapping[str, Any], std: Mapping[str, Any], origin: str) -> Board
         raise UserError(f"{origin}: params must be a table")
     for k, v in extra.items():
         if k not in params:
-            raise UserError(f"{origin}: unknown parameter {k!r}")
+            raise UserError(f"{origin}: unknown parameter {str(k)[:40]!r}")
         params[k] = v
-    return BoardSpec(
-        name=str(raw.get("name", "inline" if origin == "inline board" else std.get("name"))),
+    name = raw.get("name", "inline" if origin == "inline board" else std.get("name"))
+    if not isinstance(name, str) or not name or len(name) > MAX_NAME_CHARS:
+        raise UserError(f"{origin}: name must be a text of 1 to {MAX_NAME_CHARS} characters")
+    spec = BoardSpec(
+        name=name,
         side=side,
         hole_diameter=hole,
         dish_depth=dish,
@@ -388,6 +438,71 @@ def _build(raw: Mapping[str, Any], std: Mapping[str, Any], origin: str) -> Board
         legs=tuple(legs),
         params=tuple(params.items()),
     )
+    try:  # the board's [params] defaults must make a valid parameter set on their own
+        PhysicsParams.from_board(spec)
+    except UserError as exc:
+        raise UserError(f"{origin}: {str(exc).removeprefix(f'board {name!r}: ')}") from None
+    return spec
+
+
+def _rect_hits_hole(bounds: tuple[float, float, float, float], hole_r: float) -> bool:
+    """True if an axis-aligned rectangle reaches into the hole (a disc of radius hole_r at 0, 0)."""
+    xmin, ymin, xmax, ymax = bounds
+    nearest_x = min(max(0.0, xmin), xmax)
+    nearest_y = min(max(0.0, ymin), ymax)
+    return hole_r > 0 and math.hypot(nearest_x, nearest_y) < hole_r
+
+
+def _check_layout(
+    origin: str,
+    half: float,
+    hole_r: float,
+    platforms: list[Platform],
+    areas: list[SumoArea],
+    legs: list[Leg],
+) -> None:
+    """Names unique; platforms and SUMO areas on the board, off the hole; platforms apart; legs
+    under the board, not in a line, tilting it at most MAX_TILT."""
+    for kind, items in (("platform", platforms), ("SUMO area", areas), ("leg", legs)):
+        seen: set[str] = set()
+        for item in items:
+            if item.name in seen:
+                raise UserError(f"{origin}: two {kind}s are named {item.name!r}")
+            seen.add(item.name)
+    for kind, rects in (("platform", platforms), ("SUMO area", areas)):
+        for r in rects:
+            xmin, ymin, xmax, ymax = (
+                r.x - r.width / 2,
+                r.y - r.depth / 2,
+                r.x + r.width / 2,
+                r.y + r.depth / 2,
+            )
+            if min(xmin, ymin) < -half or max(xmax, ymax) > half:
+                raise UserError(f"{origin}: {kind} {r.name!r} reaches off the board")
+            if _rect_hits_hole((xmin, ymin, xmax, ymax), hole_r):
+                raise UserError(f"{origin}: {kind} {r.name!r} lies over the hole")
+    for i, a in enumerate(platforms):
+        for b in platforms[i + 1 :]:
+            ax0, ay0, ax1, ay1 = a.bounds
+            bx0, by0, bx1, by1 = b.bounds
+            if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
+                raise UserError(f"{origin}: platforms {a.name!r} and {b.name!r} overlap")
+    for g in legs:
+        if abs(g.x) > half or abs(g.y) > half:
+            raise UserError(f"{origin}: leg {g.name!r} is not under the board")
+    (x0, y0), (x1, y1), (x2, y2) = ((g.x, g.y) for g in legs)
+    area = abs((x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)) / 2
+    if area < MIN_LEG_TRIANGLE:
+        raise UserError(f"{origin}: the three legs stand (nearly) in a line")
+    # the plane through the leg tops: z = c + gx x + gy y (Cramer's rule on the 3 legs)
+    det = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
+    h0, h1, h2 = (g.height for g in legs)
+    gx = ((h1 - h0) * (y2 - y0) - (h2 - h0) * (y1 - y0)) / det
+    gy = ((x1 - x0) * (h2 - h0) - (x2 - x0) * (h1 - h0)) / det
+    if math.atan(math.hypot(gx, gy)) > MAX_TILT:
+        raise UserError(
+            f"{origin}: the legs tilt the board more than {math.degrees(MAX_TILT):g} degrees"
+        )
 
 
 def board_to_dict(board: BoardSpec) -> dict[str, Any]:

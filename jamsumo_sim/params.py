@@ -2,20 +2,100 @@
 
 Defaults come from the board file's ``[params]`` table; a params file (TOML, written by
 :func:`dump_params`, e.g. by calibration) overrides them by name.  SI units throughout.
+
+Every parameter has a sane range (:data:`RANGES`, the one place they are stated; docs/limits.md
+shows :func:`ranges_markdown`'s table and a test keeps the two equal), checked whenever a
+:class:`PhysicsParams` is made: from a board, a params file, a scenario or a record.
 """
 
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from .errors import UserError
+from .fileio import read_toml, write_atomic
 
 PARAMS_VERSION = 1
+
+# Longest collision step (dt / collision_substeps): a die at the launch-speed cap then moves at
+# most 5 mm < a/3 per collision step, so dice never tunnel through each other (physics.md s1).
+MAX_COLLISION_STEP = 0.001
+
+
+@dataclass(frozen=True)
+class Range:
+    """The sane range of one parameter (both ends included) and why it ends there."""
+
+    low: float
+    high: float
+    unit: str
+    why: str
+    integer: bool = False
+
+    def text(self) -> str:
+        unit = f" {self.unit}" if self.unit != "-" else ""
+        return f"from {self.low:g} to {self.high:g}{unit}"
+
+
+# The sane range of every parameter, in PhysicsParams' field order.  Wide enough for any real die
+# and board and for the tests' and calibration's settings; narrow enough that no value hangs a
+# command (dt, the per-step sample counts) or leaves the model's assumptions (speeds, fractions).
+RANGES: dict[str, Range] = {
+    "gravity": Range(0.1, 50.0, "m/s^2", "a tilt or another planet, not zero-g"),
+    "die_size": Range(0.005, 0.05, "m", "5-50 mm dice"),
+    "die_mass": Range(0.0005, 0.1, "kg", "0.5-100 g dice"),
+    "die_edge_radius": Range(0.0, 0.01, "m", "and less than die_size / 2"),
+    "mu_board": Range(0.0, 2.0, "-", "friction coefficients of real materials"),
+    "mu_static": Range(0.0, 2.0, "-", "and at least mu_board"),
+    "mu_die": Range(0.0, 2.0, "-", "friction coefficients of real materials"),
+    "restitution": Range(0.0, 1.0, "-", "a bounce never adds energy"),
+    "mu_wood": Range(0.0, 2.0, "-", "friction coefficients of real materials"),
+    "restitution_wood": Range(0.0, 1.0, "-", "a bounce never adds energy"),
+    "patch_fraction": Range(0.1, 1.0, "-", "the patch lies under the die's face"),
+    "patch_quadrature": Range(1, 16, "-", "N x N points per die per step", integer=True),
+    "hole_catch_fraction": Range(0.0, 1.0, "-", "a fraction of the die's height"),
+    "tumble_energy_retained": Range(0.0, 1.0, "-", "a tumble never adds energy"),
+    "finger_width": Range(0.002, 0.05, "m", "a fingertip"),
+    "finger_depth": Range(0.002, 0.1, "m", "a fingertip"),
+    "max_launch_speed": Range(0.1, 5.0, "m/s", "the collision step is safe up to 5 m/s"),
+    "dt": Range(0.0001, 0.01, "s", "smaller steps make a 20 s shot take hours"),
+    "solver_iterations": Range(1, 100, "-", "contact solver work per collision step", integer=True),
+    "collision_slop": Range(1e-6, 0.001, "m", "an overlap far below a die's size"),
+    "rest_speed": Range(1e-7, 0.01, "m/s", "slower than any sliding die"),
+    "rest_spin": Range(1e-6, 1.0, "rad/s", "slower than any spinning die"),
+    "support_samples": Range(2, 25, "-", "N x N points per die at the hole", integer=True),
+    "collision_substeps": Range(1, 20, "-", "and dt / collision_substeps <= 1 ms", integer=True),
+    "overlap_correction": Range(0.0, 1.0, "-", "a fraction of the overlap"),
+}
+
+
+def check_range(name: str, value: Any) -> None:
+    """A one-line UserError unless ``value`` is a number within ``RANGES[name]``."""
+    r = RANGES[name]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise UserError(f"parameter {name} must be a finite number, got {_short(value)}")
+    if r.integer and not isinstance(value, int):
+        raise UserError(f"parameter {name} must be a whole number, got {_short(value)}")
+    if not r.low <= value <= r.high:
+        raise UserError(f"parameter {name} must be {r.text()}, got {_short(value)}")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+def ranges_markdown() -> str:
+    """The table of parameter ranges that docs/limits.md shows (a test keeps them equal)."""
+    rows = ["| parameter | unit | lowest | highest | why |", "|---|---|---|---|---|"]
+    for name, r in RANGES.items():
+        kind = ", whole number" if r.integer else ""
+        rows.append(f"| `{name}` | {r.unit}{kind} | {r.low:g} | {r.high:g} | {r.why} |")
+    return "\n".join(rows)
 
 
 @dataclass(frozen=True)
@@ -50,51 +130,17 @@ class PhysicsParams:
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            v = getattr(self, f.name)
-            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-                raise UserError(f"parameter {f.name} must be a finite number, got {v!r}")
-        positive = [
-            "gravity",
-            "die_size",
-            "die_mass",
-            "patch_fraction",
-            "patch_quadrature",
-            "finger_width",
-            "finger_depth",
-            "max_launch_speed",
-            "dt",
-            "solver_iterations",
-            "collision_slop",
-            "rest_speed",
-            "rest_spin",
-            "support_samples",
-            "collision_substeps",
-        ]
-        for name in positive:
-            if getattr(self, name) <= 0:
-                raise UserError(f"parameter {name} must be > 0, got {getattr(self, name)!r}")
-        for name in ("mu_board", "mu_static", "mu_die", "mu_wood", "die_edge_radius"):
-            if getattr(self, name) < 0:
-                raise UserError(f"parameter {name} must be >= 0, got {getattr(self, name)!r}")
-        for name in (
-            "restitution",
-            "restitution_wood",
-            "hole_catch_fraction",
-            "tumble_energy_retained",
-        ):
-            if not 0 <= getattr(self, name) <= 1:
-                raise UserError(f"parameter {name} must be in [0, 1], got {getattr(self, name)!r}")
+            check_range(f.name, getattr(self, f.name))
         if self.mu_static < self.mu_board:
             raise UserError(
                 f"parameter mu_static ({self.mu_static}) must be >= mu_board ({self.mu_board})"
             )
-        if self.patch_fraction > 1:
-            raise UserError(f"parameter patch_fraction must be <= 1, got {self.patch_fraction!r}")
         if 2 * self.die_edge_radius >= self.die_size:
             raise UserError("parameter die_edge_radius must be less than half of die_size")
-        if self.dt / self.collision_substeps > 0.001:
+        if self.dt / self.collision_substeps > MAX_COLLISION_STEP:
             raise UserError(
-                f"parameter dt / collision_substeps must be <= 0.001 s (no tunnelling at 5 m/s), "
+                f"parameter dt / collision_substeps must be <= {MAX_COLLISION_STEP:g} s "
+                f"(no tunnelling at {RANGES['max_launch_speed'].high:g} m/s), "
                 f"got {self.dt!r} / {self.collision_substeps!r}"
             )
 
@@ -133,18 +179,23 @@ class PhysicsParams:
         missing = [n for n in cls.names() if n not in raw]
         if missing:
             raise UserError(f"board {board.name!r} lacks parameter {missing[0]!r}")
-        return cls(**{n: _coerce(n, raw[n]) for n in cls.names()})
-
-
-_INT_PARAMS = {"patch_quadrature", "solver_iterations", "support_samples", "collision_substeps"}
+        try:
+            return cls(**{n: _coerce(n, raw[n]) for n in cls.names()})
+        except UserError as exc:
+            raise UserError(f"board {board.name!r}: {exc}") from None
 
 
 def _coerce(name: str, v: Any) -> float | int:
+    """``v`` as the parameter's type: whole-number parameters take 6 or 6.0, not 6.5 or 1e300."""
     if isinstance(v, bool) or not isinstance(v, int | float):
-        raise UserError(f"parameter {name} must be a number, got {v!r}")
-    if name in _INT_PARAMS:
-        if float(v) != int(v):
-            raise UserError(f"parameter {name} must be an integer, got {v!r}")
+        raise UserError(f"parameter {name} must be a number, got {_short(v)}")
+    if isinstance(v, int) and abs(v) > 2**53:  # float() of a huge int overflows or rounds
+        raise UserError(f"parameter {name} must be {RANGES[name].text()}, got {_short(v)}")
+    if not math.isfinite(v):
+        raise UserError(f"parameter {name} must be a finite number, got {_short(v)}")
+    if RANGES[name].integer:
+        if not float(v).is_integer():
+            raise UserError(f"parameter {name} must be a whole number, got {_short(v)}")
         return int(v)
     return float(v)
 
@@ -165,24 +216,22 @@ def load_params(path: str | Path, base: PhysicsParams | None = None) -> PhysicsP
     ``[stamp]`` table (provenance: who fitted it, when, from which data) is ignored here.
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot read params file {p}: {exc.strerror or exc}") from None
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"params file {p} is not valid TOML: {exc}") from None
+    raw = read_toml(p, "params file")
     version = raw.get("version")
-    if version != PARAMS_VERSION:
+    if type(version) is not int or version != PARAMS_VERSION:  # true == 1 in Python, not here
         raise UserError(
-            f"params file {p}: unsupported or missing version {version!r} (expected {PARAMS_VERSION})"
+            f"params file {p}: unsupported or missing version {_short(version)} "
+            f"(expected {PARAMS_VERSION})"
         )
     table = raw.get("params")
     if table is None:
         table = {k: v for k, v in raw.items() if k not in ("version", "stamp")}
     elif not isinstance(table, dict):
         raise UserError(f"params file {p}: params must be a table")
+    else:
+        extra = sorted(set(raw) - {"version", "stamp", "params"})
+        if extra:  # a number beside the [params] table would be silently ignored
+            raise UserError(f"params file {p}: unknown key {extra[0]!r} outside [params]")
     base = base or default_params()
     try:
         return base.with_overrides(table)
@@ -207,7 +256,7 @@ def dump_params(
     lines.append("[params]")
     for k, v in params.to_dict().items():
         lines.append(f"{k} = {_toml_value(v)}")
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_atomic(path, "\n".join(lines) + "\n", "params file")
 
 
 def _toml_key(k: Any) -> str:

@@ -16,7 +16,8 @@ Parameters: the board's defaults, then ``--params`` file, then the scenario's ``
 Dice take ``face`` (1..6, default 1) or ``orientation`` ([top, east, north]); ``angle``, ``vx``,
 ``vy``, ``omega`` default to 0.  The first flick is applied at
 t = 0 together with any initial velocities; each later flick once everything has come to rest.
-``max_time`` (default 20 s) limits each shot.  Output: ``time_to_rest`` and ``steps`` (totals over all
+``max_time`` (default 20 s, at most 60 s) limits each shot; at most 64 dice and 100 flicks (see
+docs/limits.md for every bound).  Output: ``time_to_rest`` and ``steps`` (totals over all
 shots; ``dt`` is the model step they count), ``rested``, the dice at the end, every event, and with
 ``--trace`` the dice every SECONDS (rounded to whole model steps).
 """
@@ -35,6 +36,7 @@ from typing import Any
 from .board import load_board
 from .die import Orientation
 from .errors import UserError
+from .fileio import MAX_FILE_BYTES, decode_utf8, parse_json, read_text
 from .flick import Flick
 from .params import PhysicsParams, load_params
 from .world import World
@@ -44,6 +46,15 @@ _TOP_KEYS = {"version", "board", "params", "dice", "flicks", "max_time", "descri
 _DIE_KEYS = {"id", "x", "y", "angle", "vx", "vy", "omega", "face", "orientation"}
 DEFAULT_MAX_TIME = 20.0
 DEFAULT_FACE = 1  # top face of a die given neither "face" nor "orientation"
+
+# Bounds on a scenario's sizes (docs/limits.md): dice come to rest within seconds, the game uses
+# 24 dice; beyond these a run takes minutes or its output gigabytes.
+MAX_TIME = 60.0  # s per shot: at the smallest dt (0.1 ms) 600 000 steps
+MAX_DICE = 64
+MAX_FLICKS = 100
+MAX_ID_CHARS = 64
+MIN_TRACE = 1e-4  # s: one step at the smallest dt (shorter intervals round up to one step anyway)
+MAX_TRACE_POINTS = 250_000  # die positions in a --trace output (~30 MB of JSON)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -69,9 +80,11 @@ def _positive_float(text: str) -> float:
     try:
         v = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (v > 0 and math.isfinite(v)):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(f"not a number: {text[:30]!r}") from None
+    if not (MIN_TRACE <= v <= MAX_TIME):
+        raise argparse.ArgumentTypeError(
+            f"must be from {MIN_TRACE:g} to {MAX_TIME:g} seconds, got {text[:30]!r}"
+        )
     return v
 
 
@@ -80,7 +93,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         scenario = read_scenario(args.scenario)
         base = None if args.scenario == "-" else Path(args.scenario).resolve().parent
-        result = run_scenario(scenario, params_path=args.params, trace=args.trace, base_dir=base)
+        try:
+            result = run_scenario(
+                scenario, params_path=args.params, trace=args.trace, base_dir=base
+            )
+        except UserError as exc:  # name the scenario unless the message names another file
+            named = str(exc).startswith(("params file", "board file", "board '"))
+            where = "scenario on stdin" if args.scenario == "-" else f"scenario {args.scenario}"
+            raise UserError(str(exc) if named else f"{where}: {exc}") from None
     except UserError as exc:
         print(f"jamsumo sim: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -96,26 +116,33 @@ def run(args: argparse.Namespace) -> int:
 
 def read_scenario(path: str) -> dict[str, Any]:
     """Read and parse a scenario file ('-' for stdin); errors are one-line UserErrors."""
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot read scenario {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"scenario {path} is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(
-            f"scenario {path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from None
+    if path == "-":
+        try:  # bounded like a file: one byte more than allowed says "too large"
+            data_bytes = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            raise UserError(f"cannot read scenario from stdin: {exc.strerror or exc}") from None
+        if len(data_bytes) > MAX_FILE_BYTES:
+            raise UserError(f"scenario on stdin is larger than {MAX_FILE_BYTES // 2**20} MiB")
+        text = decode_utf8(data_bytes, "scenario on stdin")
+        where = "scenario on stdin"
+    else:
+        text = read_text(path, "scenario")
+        where = f"scenario {path}"
+    data = parse_json(text, where)
     if not isinstance(data, dict):
         raise UserError(f"scenario {path} must be a JSON object")
     return data
 
 
 def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise UserError(f"{where} must be a finite number, got {json.dumps(value)}")
+    too_big = isinstance(value, int) and abs(value) > 2**53  # isfinite() of a huge int overflows
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or too_big
+        or not math.isfinite(value)
+    ):
+        raise UserError(f"{where} must be a finite number, got {json.dumps(value)[:30]}")
     return float(value)
 
 
@@ -133,8 +160,9 @@ def build_world(
         raise UserError("scenario must be a JSON object")
     if "version" not in scenario:
         raise UserError('scenario lacks "version" (expected 1)')
-    if scenario["version"] != SCENARIO_VERSION:
-        raise UserError(f"unsupported scenario version {scenario['version']!r} (expected 1)")
+    version = scenario["version"]
+    if type(version) is not int or version != SCENARIO_VERSION:  # true == 1 in Python, not here
+        raise UserError(f"unsupported scenario version {json.dumps(version)[:30]} (expected 1)")
     unknown = sorted(set(scenario) - _TOP_KEYS)
     if unknown:
         raise UserError(f"scenario has unknown key {unknown[0]!r}")
@@ -156,13 +184,17 @@ def build_world(
     except UserError as exc:
         raise UserError(f"scenario params: {exc}") from None
     max_time = _number(scenario.get("max_time", DEFAULT_MAX_TIME), "max_time")
-    if max_time <= 0:
-        raise UserError("max_time must be > 0")
+    if not 0 < max_time <= MAX_TIME:
+        raise UserError(
+            f"max_time must be more than 0 and at most {MAX_TIME:g} s, got {max_time:g}"
+        )
 
     world = World(board, params)
     dice = scenario.get("dice", [])
     if not isinstance(dice, list):
         raise UserError("scenario dice must be a list")
+    if len(dice) > MAX_DICE:
+        raise UserError(f"scenario has {len(dice)} dice; at most {MAX_DICE}")
     for i, d in enumerate(dice):
         where = f"dice[{i}]"
         if not isinstance(d, dict):
@@ -173,8 +205,8 @@ def build_world(
         for k in ("id", "x", "y"):
             if k not in d:
                 raise UserError(f"{where} lacks {k!r}")
-        if not isinstance(d["id"], str) or not d["id"]:
-            raise UserError(f"{where}.id must be a non-empty string")
+        if not isinstance(d["id"], str) or not 0 < len(d["id"]) <= MAX_ID_CHARS:
+            raise UserError(f"{where}.id must be a string of 1 to {MAX_ID_CHARS} characters")
         vals = {
             k: _number(d.get(k, 0.0), f"{where}.{k}")
             for k in ("x", "y", "angle", "vx", "vy", "omega")
@@ -204,6 +236,8 @@ def build_world(
     flicks_raw = scenario.get("flicks", [])
     if not isinstance(flicks_raw, list):
         raise UserError("scenario flicks must be a list")
+    if len(flicks_raw) > MAX_FLICKS:
+        raise UserError(f"scenario has {len(flicks_raw)} flicks; at most {MAX_FLICKS}")
     flicks = []
     for i, f in enumerate(flicks_raw):
         try:
@@ -226,9 +260,18 @@ def run_scenario(
     samples: list[dict[str, Any]] = []
     every = None
     if trace is not None:
-        if not (trace > 0 and math.isfinite(trace)):
-            raise UserError(f"trace interval must be > 0 seconds, got {trace!r}")
+        if not (MIN_TRACE <= trace <= MAX_TIME):
+            raise UserError(
+                f"trace interval must be from {MIN_TRACE:g} to {MAX_TIME:g} s, got {trace!r}"
+            )
         every = max(1, round(trace / world.params.dt))
+        per_shot = math.ceil(max_time / world.params.dt) // every + 1
+        points = (1 + per_shot * max(1, len(flicks))) * max(1, len(world.die_ids))
+        if points > MAX_TRACE_POINTS:  # refuse before the work, not after filling memory
+            raise UserError(
+                f"--trace {trace:g} could output {points} die positions (at most "
+                f"{MAX_TRACE_POINTS}); use a longer interval or a shorter max_time"
+            )
         samples.append(_sample(world))
 
     total_steps = 0

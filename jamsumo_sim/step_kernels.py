@@ -11,8 +11,8 @@ Both kernels read the dice straight from the ``(rows, 6)`` array that ``pymunk.b
 
 Determinism: compiled without fast-math, so every sum runs in source order and no operation is
 fused or reordered: the same inputs give bit-identical outputs on a given machine and library
-build, as numpy did.  ``cache=True`` keeps the machine code beside the module (first use compiles,
-~2 s once).
+build, as numpy did.  ``cache=True`` keeps the machine code in the user's cache folder (first use
+compiles, ~2 s once; :mod:`jamsumo_sim.kernel_cache` says where and why not beside the module).
 """
 
 from __future__ import annotations
@@ -20,7 +20,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from . import kernel_cache
+
+_CACHE = kernel_cache.configure()  # before numba is imported: it reads NUMBA_CACHE_DIR once
+
+from numba import njit  # noqa: E402
 
 # per-die flag bits (int8 array, one entry per die in World order)
 GROUNDED = 1  # on a surface (not falling into the hole): friction and surface force act
@@ -33,7 +38,7 @@ _P_K_DISH, _P_R_DISH2, _P_TILT_X, _P_TILT_Y, _P_FLAT, _P_STATICS_HOLD = 6, 7, 8,
 _P_HALF, _P_HOLE_R, _P_REST_SPEED, _P_REST_SPIN = 12, 13, 14, 15
 _N_PARAMS = 16
 
-_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+_JIT = {"cache": _CACHE, "nogil": True, "error_model": "numpy"}
 
 
 def step_params(

@@ -23,7 +23,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(the wheel, the source copy it was built from)."""
     root = tmp_path_factory.mktemp("wheel")
     dist = root / "dist"
     # build from a copy: setuptools writes build/ beside the sources, and two test workers building
@@ -64,8 +65,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         timeout=300,
     )
     assert build.returncode == 0, build.stderr[-2000:]
-    wheel = next(dist.glob("jamsumo-*.whl"))
-    env_dir = root / "venv"
+    return next(dist.glob("jamsumo-*.whl")), src
+
+
+def make_env(env_dir: Path) -> Path:
+    """A new virtual environment borrowing the test environment's third-party packages."""
     venv.EnvBuilder(with_pip=False).create(env_dir)
     py = env_dir / "bin" / "python"
     purelib = subprocess.run(
@@ -76,30 +80,45 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ).stdout.strip()
     borrowed = {sysconfig.get_paths()["purelib"], *site.getsitepackages()}
     Path(purelib, "borrowed_deps.pth").write_text("\n".join(sorted(borrowed)) + "\n")
+    return Path(purelib)
+
+
+def pip_install(env_dir: Path, *what: str) -> None:
     install = subprocess.run(
         [
             sys.executable,
             "-m",
             "pip",
             "--python",
-            str(py),
+            str(env_dir / "bin" / "python"),
             "install",
             "--no-deps",
             "--no-index",
+            "--no-build-isolation",
             "-q",
-            str(wheel),
+            *what,
         ],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert install.returncode == 0, install.stderr[-2000:]
+
+
+@pytest.fixture(scope="module")
+def installed(built: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    env_dir = tmp_path_factory.mktemp("installed") / "venv"
+    make_env(env_dir)
+    pip_install(env_dir, str(built[0]))
     return env_dir
 
 
 def run_in(env_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
-    env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NUMBA_CACHE_DIR")}
+    # the compiled-kernel cache of this environment's own copy goes to the user cache: here, beside it
+    env.update(
+        SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", XDG_CACHE_HOME=str(env_dir / "cache")
+    )
     return subprocess.run(list(args), capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
 
 
@@ -161,3 +180,32 @@ def test_the_installed_scripts_run(installed: Path, tmp_path: Path) -> None:
     sim = run_in(installed, str(bin_dir / "jamsumo"), "sim", str(scenario), cwd=tmp_path)
     assert sim.returncode == 0, sim.stderr
     assert json.loads(sim.stdout)["dice"][0]["id"] == "d"
+
+
+SLIDE = {"version": 1, "dice": [{"id": "d", "x": 0.1, "y": -0.15, "vx": 0.5, "vy": 0.0}]}
+
+
+def test_installing_twice_keeps_both_commands_working(
+    built: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """README's two install commands in a row (issue 15): the first install's run used to leave numba's
+    cache files in site-packages/jamsumo_sim, which pip kept on the editable install; that folder then
+    shadowed the checkout and both commands failed with ImportError."""
+    wheel, src = built
+    env_dir = tmp_path / "venv"
+    purelib = make_env(env_dir)
+    pip_install(env_dir, str(wheel))
+    scenario = tmp_path / "slide.json"
+    scenario.write_text(json.dumps(SLIDE))
+    bin_dir = env_dir / "bin"
+    sim = run_in(env_dir, str(bin_dir / "jamsumo"), "sim", str(scenario), cwd=tmp_path)
+    assert sim.returncode == 0, sim.stderr
+    package = purelib / "jamsumo_sim"
+    assert not [p.name for p in package.rglob("*.nb[ic]")], "kernel cache in the package folder"
+    assert list((env_dir / "cache" / "jamsumo" / "numba").rglob("*.nbi")), "no kernel cache"
+    pip_install(env_dir, "-e", str(src))
+    for prog in ("jamsumo", "card-games"):
+        out = run_in(env_dir, str(bin_dir / prog), "--version", cwd=tmp_path)
+        assert out.returncode == 0 and out.stdout.startswith(prog), out.stderr[-2000:]
+    again = run_in(env_dir, str(bin_dir / "jamsumo"), "sim", str(scenario), cwd=tmp_path)
+    assert again.returncode == 0 and json.loads(again.stdout) == json.loads(sim.stdout)

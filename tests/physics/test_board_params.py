@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import tomllib
+from pathlib import Path
 
 import pytest
 
-from jamsumo_sim.board import board_to_dict, from_seat, load_board, to_seat
+from jamsumo_sim.board import (
+    MAX_PLATFORMS,
+    board_to_dict,
+    from_seat,
+    geometry_markdown,
+    load_board,
+    to_seat,
+)
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.params import PhysicsParams, dump_params, load_params
+from jamsumo_sim.params import RANGES, PhysicsParams, dump_params, load_params, ranges_markdown
 from jamsumo_sim.resources import asset
 
 
@@ -116,5 +125,163 @@ def test_params_file_errors(tmp_path):
     p.write_text("version = 1\nmu_board = = 0.3\n")
     with pytest.raises(UserError, match="not valid TOML"):
         load_params(p)
-    with pytest.raises(UserError, match="cannot read"):
+    with pytest.raises(UserError, match="missing.toml: no such file"):
         load_params(tmp_path / "missing.toml")
+
+
+# --- sane ranges (issue 15) -------------------------------------------------------------------
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_every_parameter_has_a_range_holding_the_standard_value(params):
+    assert tuple(RANGES) == PhysicsParams.names()
+    for name, r in RANGES.items():
+        assert r.low <= getattr(params, name) <= r.high, name
+        assert isinstance(getattr(params, name), int) == r.integer, name
+
+
+def test_the_limits_doc_shows_the_ranges_of_the_code():
+    doc = (REPO / "docs" / "limits.md").read_text(encoding="utf-8")
+    assert ranges_markdown() in doc, "docs/limits.md: paste params.ranges_markdown()"
+    assert geometry_markdown() in doc, "docs/limits.md: paste board.geometry_markdown()"
+
+
+def _outside(name: str) -> list[float | int]:
+    r = RANGES[name]
+    step = 1 if r.integer else r.high * 1e-3
+    return [r.low - step, r.high + step, r.high * 1000]
+
+
+@pytest.mark.parametrize("name", list(RANGES))
+def test_each_parameter_out_of_range_is_one_line(params, name):
+    for value in _outside(name):
+        with pytest.raises(UserError, match=f"parameter {name} must be") as err:
+            params.with_overrides({name: value})
+        assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("value", [6.5, math.inf, -math.inf, math.nan, 1e300, 10**400, True, "6"])
+def test_whole_number_parameters_refuse_odd_values(params, value):
+    with pytest.raises(UserError, match="patch_quadrature"):
+        params.with_overrides({"patch_quadrature": value})
+
+
+def test_tiny_dt_is_refused_everywhere(params, tmp_path):
+    with pytest.raises(UserError, match="dt must be from 0.0001 to 0.01 s, got 1e-09"):
+        params.with_overrides({"dt": 1e-9})
+    with pytest.raises(UserError, match="inline board: parameter dt"):
+        load_board({"name": "tiny", "params": {"dt": 1e-9}})
+    f = tmp_path / "p.toml"
+    f.write_text("version = 1\n[params]\ndt = 1e-9\n")
+    with pytest.raises(UserError, match=f"params file {f}: parameter dt"):
+        load_params(f)
+
+
+def test_params_file_version_true_and_stray_keys(tmp_path):
+    f = tmp_path / "p.toml"
+    f.write_text("version = true\n[params]\nmu_board = 0.3\n")
+    with pytest.raises(UserError, match="version True"):
+        load_params(f)
+    f.write_text("version = 1\ndt = 0.001\n[params]\nmu_board = 0.3\n")
+    with pytest.raises(UserError, match="unknown key 'dt' outside"):
+        load_params(f)
+
+
+def test_params_file_not_utf8_names_file_and_line(tmp_path):
+    f = tmp_path / "p.toml"
+    f.write_bytes(b"version = 1\n# die of 16 mm = 16000 \xb5m\n[params]\nmu_board = 0.3\n")
+    with pytest.raises(UserError, match=r"p.toml is not UTF-8 text \(byte 0xb5 on line 2\)"):
+        load_params(f)
+
+
+def test_dump_params_is_atomic(tmp_path, params):
+    target = tmp_path / "fit.toml"
+    stale = tmp_path / ".fit.toml.abc123.tmp"  # left by a killed writer
+    stale.write_text("half")
+    dump_params(params, target)
+    assert not stale.exists() and load_params(target) == params
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(UserError, match="params file"):
+        dump_params(params, blocker / "fit.toml")
+
+
+BOARD_FILE_CASES = {
+    "empty": ("# nothing\n", "is empty"),
+    "duplicate platform names": (
+        "version = 1\n[[platforms]]\nname = 'a'\nx = 0.1\ny = 0.1\nwidth = 0.02\ndepth = 0.02\n"
+        "height = 0.003\n[[platforms]]\nname = 'a'\nx = -0.1\ny = 0.1\nwidth = 0.02\n"
+        "depth = 0.02\nheight = 0.003\n",
+        "two platforms are named 'a'",
+    ),
+    "platform over the hole": (
+        "version = 1\n[[platforms]]\nname = 'p'\nx = 0.02\ny = 0.0\nwidth = 0.02\ndepth = 0.02\n"
+        "height = 0.003\n",
+        "platform 'p' lies over the hole",
+    ),
+    "platform off the board": (
+        "version = 1\n[[platforms]]\nname = 'p'\nx = 0.22\ny = 0.0\nwidth = 0.02\ndepth = 0.02\n"
+        "height = 0.003\n",
+        "platform 'p' reaches off the board",
+    ),
+    "overlapping platforms": (
+        "version = 1\n[[platforms]]\nname = 'a'\nx = 0.1\ny = 0.1\nwidth = 0.04\ndepth = 0.04\n"
+        "height = 0.003\n[[platforms]]\nname = 'b'\nx = 0.12\ny = 0.1\nwidth = 0.04\n"
+        "depth = 0.04\nheight = 0.003\n",
+        "platforms 'a' and 'b' overlap",
+    ),
+    "negative size": (
+        "version = 1\n[[platforms]]\nname = 'p'\nx = 0.1\ny = 0.1\nwidth = -0.02\ndepth = 0.02\n"
+        "height = 0.003\n",
+        "width must be from 0.001 to 10 m",
+    ),
+    "negative side": ("version = 1\n[board]\nside = -0.45\n", "side must be from 0.1 to 10 m"),
+    "legs in a line": (
+        "version = 1\n"
+        + "".join(f"[[legs]]\nx = {x}\ny = 0.0\nheight = 0.02\n" for x in (-0.2, 0, 0.2)),
+        "legs stand (nearly) in a line",
+    ),
+    "steep tilt": (
+        "version = 1\n[[legs]]\nx = -0.2\ny = -0.2\nheight = 0.0\n[[legs]]\nx = 0.2\ny = -0.2\n"
+        "height = 0.0\n[[legs]]\nx = 0.0\ny = 0.2\nheight = 0.9\n",
+        "more than 30 degrees",
+    ),
+    "version true": ("version = true\n", "unsupported board version"),
+    "name not text": ("version = 1\nname = 5\n", "name must be a text"),
+    "huge dish": ("version = 1\n[board]\ndish_depth = 1e300\n", "dish_depth must be from 0"),
+    "bad default param": ("version = 1\n[params]\nsupport_samples = 100000\n", "support_samples"),
+}
+
+
+@pytest.mark.parametrize("case", list(BOARD_FILE_CASES))
+def test_bad_board_files_are_one_line(tmp_path, case):
+    text, msg = BOARD_FILE_CASES[case]
+    f = tmp_path / "b.toml"
+    f.write_text(text)
+    with pytest.raises(UserError, match=re.escape(msg)) as err:
+        load_board(f)
+    assert "\n" not in str(err.value) and "b.toml" in str(err.value)
+
+
+def test_too_many_platforms():
+    many = [
+        {
+            "name": f"p{i}",
+            "x": -0.9 + 0.1 * i,
+            "y": 0.5,
+            "width": 0.02,
+            "depth": 0.02,
+            "height": 0.003,
+        }
+        for i in range(MAX_PLATFORMS + 1)
+    ]
+    with pytest.raises(UserError, match="at most 16 platforms"):
+        load_board({"side": 2.0, "platforms": many})
+
+
+def test_board_file_not_utf8(tmp_path):
+    f = tmp_path / "b.toml"
+    f.write_bytes(b"version = 1\nname = 'caf\xe9'\n")
+    with pytest.raises(UserError, match=r"b.toml is not UTF-8 text \(byte 0xe9 on line 2\)"):
+        load_board(f)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
+import re
 import subprocess
 import sys
 
@@ -215,3 +217,81 @@ def test_relative_board_path_is_read_from_the_scenario_folder(tmp_path, capsys, 
     out = json.loads(capsys.readouterr().out)
     # on the 2 m board a die at x = 0.9 m is still on it (the standard board is 0.45 m wide)
     assert out["dice"][0]["status"] == "on_board"
+
+
+# --- bounds (issue 15) ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "patch, msg",
+    [
+        ({"version": True}, "unsupported scenario version true"),
+        ({"version": 1.0}, "unsupported scenario version 1.0"),
+        ({"max_time": 0}, "max_time must be more than 0 and at most 60 s"),
+        ({"max_time": 61}, "max_time must be more than 0 and at most 60 s"),
+        ({"max_time": 1e300}, "max_time"),
+        ({"params": {"dt": 1e-9}}, "scenario params: parameter dt must be from 0.0001"),
+        ({"params": {"solver_iterations": 10**6}}, "solver_iterations must be from 1 to 100"),
+        ({"params": {"patch_quadrature": 1000}}, "patch_quadrature must be from 1 to 16"),
+        ({"params": {"support_samples": 1000}}, "support_samples must be from 2 to 25"),
+        ({"params": {"collision_substeps": 1000}}, "collision_substeps must be from 1 to 20"),
+        ({"params": {"mu_die": -0.1}}, "mu_die must be from 0 to 2"),
+        ({"params": {"restitution": 1.5}}, "restitution must be from 0 to 1"),
+        ({"params": {"die_mass": 50}}, "die_mass must be from"),
+        ({"params": {"die_size": 1e-6}}, "die_size must be from"),
+        (
+            {"dice": [{"id": f"d{i}", "x": 0.01 * i, "y": 0.5} for i in range(sc.MAX_DICE + 1)]},
+            "at most 64",
+        ),
+        (
+            {"flicks": [{"die": "red-1", "direction": 0, "impulse": 0.001}] * (sc.MAX_FLICKS + 1)},
+            "at most 100",
+        ),
+        ({"dice": [{"id": "x" * 65, "x": 0, "y": 0}]}, "id must be a string of 1 to 64"),
+    ],
+)
+def test_scenario_bounds(patch, msg):
+    with pytest.raises(UserError, match=re.escape(msg)):
+        sc.run_scenario(dict(BASE, **patch))
+
+
+def test_trace_is_bounded(tmp_path):
+    with pytest.raises(UserError, match="trace interval must be from"):
+        sc.run_scenario(BASE, trace=1e-9)
+    many = dict(BASE, dice=[{"id": f"d{i}", "x": 0.03 * i, "y": 0.5} for i in range(30)])
+    with pytest.raises(UserError, match="could output .* die positions"):
+        sc.run_scenario(many, trace=0.002)  # 30 dice x 10 000 steps: refused before the run
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(BASE))
+    for bad in ("1e-9", "inf", "nan", "61"):
+        with pytest.raises(SystemExit):
+            _parser().parse_args(["sim", str(f), "--trace", bad])
+
+
+@pytest.mark.parametrize(
+    "text, msg",
+    [
+        ('{"version": 1, "max_time": 1' + "0" * 5000 + "}", "a number with 5001 digits"),
+        ("[" * 10000 + "]" * 10000, "nested deeper than 64"),
+        ('{"version": 1, "max_time": NaN}', "not a JSON number"),
+        ("", "is empty"),
+    ],
+)
+def test_hostile_json_is_one_line(tmp_path, text, msg):
+    f = tmp_path / "s.json"
+    f.write_text(text)
+    with pytest.raises(UserError, match=msg) as err:
+        sc.read_scenario(str(f))
+    assert "s.json" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_stdin_is_read_as_bytes_and_checked(monkeypatch):
+    class Stdin:
+        def __init__(self, data: bytes):
+            self.buffer = io.BytesIO(data)
+
+    monkeypatch.setattr(sys, "stdin", Stdin(b'{"version": 1, "description": "5 \xb5m"}'))
+    with pytest.raises(UserError, match=r"scenario on stdin is not UTF-8 text \(byte 0xb5"):
+        sc.read_scenario("-")
+    monkeypatch.setattr(sys, "stdin", Stdin(json.dumps(BASE).encode()))
+    assert sc.read_scenario("-") == BASE

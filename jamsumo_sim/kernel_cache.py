@@ -1,0 +1,47 @@
+"""Where numba keeps the compiled step kernels: the user's cache folder, never the package folder.
+
+Numba's default (``cache=True``) writes ``__pycache__/*.nbi``/``*.nbc`` beside the module.  In an
+installed package that leaves a folder pip does not own: after ``pip install -e .`` over a normal
+install it survives as a namespace package that shadows the checkout, and both commands die with
+``ImportError ... (unknown location)`` (issue 15).  So the cache goes to
+``$NUMBA_CACHE_DIR`` if the user set one, else ``$XDG_CACHE_HOME/jamsumo/numba`` (default
+``~/.cache/jamsumo/numba``).  Cache files only hold machine code: results are bit-identical with
+or without them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ENV_VAR = "NUMBA_CACHE_DIR"
+
+
+def cache_dir() -> Path:
+    """The folder numba's cache goes to (not created here)."""
+    chosen = os.environ.get(ENV_VAR)
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "jamsumo" / "numba"
+
+
+def configure() -> bool:
+    """Point numba's cache at :func:`cache_dir`; call before the kernels are defined.
+
+    Returns whether caching may be used: False when the folder cannot be created or written, since
+    numba would then fall back to the package folder (the kernels are compiled each run instead).
+    """
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    if not (folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)):
+        return False
+    os.environ[ENV_VAR] = str(folder)
+    numba_config = sys.modules.get("numba.core.config")
+    if numba_config is not None:  # numba read the environment already: set its copy too
+        numba_config.CACHE_DIR = str(folder)
+    return True
