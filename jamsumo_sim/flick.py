@@ -42,8 +42,14 @@ class Flick:
         for k in ("direction", "impulse", "offset", "height"):
             if k in d:
                 v = d[k]
-                if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-                    raise UserError(f"flick {k} must be a finite number, got {v!r}")
+                # huge ints overflow float(): bound them before any float arithmetic
+                if (
+                    isinstance(v, bool)
+                    or not isinstance(v, int | float)
+                    or (isinstance(v, int) and abs(v) > 2**64)
+                    or not math.isfinite(v)
+                ):
+                    raise UserError(f"flick {k} must be a finite number, got {repr(v)[:30]}")
                 vals[k] = float(v)
         return cls(die=str(d["die"]), **vals)
 
