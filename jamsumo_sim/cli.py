@@ -11,6 +11,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from jamsumo_sim import __version__
 from jamsumo_sim.errors import UserError
@@ -25,8 +26,19 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with its usage errors on one line (exit 2), like every other bad input here.
+
+    Subcommand parsers are of the same class (argparse makes them with ``type(parent)``).
+    """
+
+    def error(self, message: str) -> NoReturn:
+        first = message.splitlines()[0] if message.strip() else "bad arguments"
+        self.exit(2, f"{self.prog}: error: {first} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="jamsumo",
         description="JamSumo: flick dice on a simulated wooden board — play, replay, simulate, calibrate.",
     )
@@ -49,11 +61,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UserError as exc:
-        print(f"jamsumo: error: {exc}", file=sys.stderr)
+        text = " ".join(str(exc).split("\n"))  # one line, whatever the message
+        print(f"jamsumo: error: {text}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("jamsumo: interrupted", file=sys.stderr)
         return 130
+    except RecursionError:  # an input nested deeper than a reader expected: the input's fault
+        print("jamsumo: error: an input is nested too deeply to read", file=sys.stderr)
+        return 2
+    except MemoryError:  # checks bound every size we know of; this is the last line of defence
+        print(
+            "jamsumo: error: out of memory: an input, count or size is far too large",
+            file=sys.stderr,
+        )
+        return 2
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -4,7 +4,9 @@ A replay holds the schema version, the package and pymunk versions, the board an
 parameters in full, the seed, the starting state, every history entry (flicks with their exact
 parameters, every chance outcome), a checksum of the world's rest state after every shot, the
 result, and a sha256 of the whole content (so tampering and truncation are caught before any
-simulation). Files are written atomically and never pickled.
+simulation). Files are read and written through :mod:`jamsumo_sim.fileio` (bounded, atomic) and
+never pickled. Loading checks the whole structure, so a malformed file is one line and exit 2,
+never a "divergence".
 """
 
 from __future__ import annotations
@@ -12,22 +14,41 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import pymunk
 
-from jamsumo_sim import __version__
-from jamsumo_sim.board import board_to_dict, load_board
+from jamsumo_sim import __version__, fileio
+from jamsumo_sim.board import board_to_dict
 from jamsumo_sim.errors import IllegalAction, UserError
-from jamsumo_sim.params import PhysicsParams
-from jamsumo_sim.turnloop import Action, get_game, read_json_file, write_json_atomic
+from jamsumo_sim.limits import check_count, check_seed
+from jamsumo_sim.turnloop import Action, get_game
 
 REPLAY_KIND = "jamsumo-replay"
 SCHEMA_VERSION = 1
 GAMES = ("jam", "sumo", "jamsumo")
-_REQUIRED = {
+
+# The size of a match, for `jamsumo match` and every replay: far above a real match (two rounds
+# of each mode, a few dozen turns a round, 20 s shots) and far below a run that never ends or a
+# round list that fills memory. One place: match_cli reads these too.
+MATCH_LIMITS: dict[str, tuple[int, int]] = {
+    "rounds": (1, 20),  # rounds (JamSumo: of each mode); default: players (Jam, Sumo) or 2
+    "max_turns": (1, 1000),  # per-round turn cap; default 400
+    "max_rerolls": (
+        0,
+        100,
+    ),  # tied marker roll-offs before the first tied seat takes it; default 10
+}
+MAX_SHOT_TIME = 120.0  # s of simulated time before a shot is called at rest; default 20
+MAX_LABEL_CHARS = 100  # seat specs and version strings: short words, echoed in messages
+MAX_NAME_CHARS = 1000  # an action's name (a flick's is under 100)
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")  # a sha256 (content, shot checksums)
+_DIGEST = re.compile(r"[0-9a-f]{16,64}")  # State.digest(): a sha256 prefix
+_FIELDS: dict[str, type | tuple[type, ...]] = {
     "kind": str,
     "schema": int,
     "package_version": str,
@@ -41,9 +62,27 @@ _REQUIRED = {
     "history": list,
     "shots": list,
     "finished": bool,
+    "result": (dict, type(None)),
     "digest": str,
     "content_sha256": str,
 }
+_TYPE_NAMES = {str: "a string", int: "a whole number", dict: "an object", list: "a list"}
+_SHOT_KEYS = ("shot", "move", "seat", "die", "checksum")
+_RESULT_KEYS = {"rounds", "totals", "returns", "winner", "turns"}
+
+
+def check_match_params(params: Mapping[str, Any], where: str) -> None:
+    """The match-size parameters within :data:`MATCH_LIMITS` and :data:`MAX_SHOT_TIME`."""
+    for key, (low, high) in MATCH_LIMITS.items():
+        value = params.get(key)
+        if value is not None or key != "rounds":
+            check_count(value, f"{where}{key}", low, high)
+    shot = params.get("shot_time")
+    if isinstance(shot, bool) or not isinstance(shot, int | float) or not 0 < shot <= MAX_SHOT_TIME:
+        raise UserError(
+            f"{where}shot_time must be a number of seconds in (0, {MAX_SHOT_TIME:g}], "
+            f"not {str(shot)[:30]}"
+        )
 
 
 def content_hash(data: Mapping[str, Any]) -> str:
@@ -71,60 +110,90 @@ def _result(state: Any) -> dict[str, Any]:
     }
 
 
+def _is_flick(entry: Mapping[str, Any]) -> bool:
+    return "action" in entry and entry["action"].get("name") != "pass"
+
+
 def _shot_table(state: Any) -> list[dict[str, Any]]:
     """One row per flick: its history index, round, seat, die and the rest-state checksum."""
     rows = []
-    k = 0
     for index, entry in enumerate(state.history):
-        if "action" not in entry or entry["action"]["name"] == "pass":
+        if not _is_flick(entry):
             continue
-        args = entry["action"].get("args", {})
         rows.append(
             {
-                "shot": k + 1,
+                "shot": len(rows) + 1,
                 "move": index,
                 "seat": entry["seat"],
-                "die": args.get("die"),
-                "checksum": state.shot_checksums[k],
+                "die": entry["action"].get("args", {}).get("die"),
+                "checksum": state.shot_checksums[len(rows)],
             }
         )
-        k += 1
     return rows
+
+
+def start_summary(state: Any) -> dict[str, Any]:
+    """The recorded start of ``state``'s match: round modes, every die, the world checksum."""
+    params = frozen_params(state)
+    start = state.game.new_initial_state(state.game.validate_params(params), seed=state.seed)
+    return {
+        "round_modes": list(start.round_modes),
+        "dice": start.dice_table(None),
+        "world": start.world.checksum(),
+    }
+
+
+class ReplayRecorder:
+    """Replays of one match as it goes: the parts fixed for the match are built once, and
+    :meth:`capture` takes what changes after a move cheaply (shallow copies: history entries are
+    never changed once appended), so a caller can keep the last whole move of a live match.
+    """
+
+    def __init__(self, state: Any, seats: list[str]) -> None:
+        self.head: dict[str, Any] = {
+            "kind": REPLAY_KIND,
+            "schema": SCHEMA_VERSION,
+            "package_version": __version__,
+            "pymunk_version": pymunk.version,
+            "game": state.game.name,
+            "rules_version": state.game.version,
+            "params": frozen_params(state),
+            "seed": state.seed,
+            "seats": list(seats),
+            "start": start_summary(state),
+        }
+
+    def capture(self, state: Any) -> dict[str, Any]:
+        """The replay of ``state`` (between moves) without its content hash; see :meth:`document`."""
+        finished = state.is_terminal()
+        return {
+            **self.head,
+            "history": list(state.history),
+            "shots": _shot_table(state),
+            "finished": finished,
+            "result": _result(state) if finished else None,
+            "digest": state.digest(),
+        }
+
+    @staticmethod
+    def document(captured: Mapping[str, Any]) -> dict[str, Any]:
+        """A captured replay, sealed with its content hash: what a file holds."""
+        data = dict(captured)
+        data["content_sha256"] = content_hash(data)
+        return data
 
 
 def make_replay(state: Any, seats: list[str]) -> dict[str, Any]:
     """The replay document of ``state`` (finished or not: a saved match resumes from it)."""
-    params = frozen_params(state)
-    start = state.game.new_initial_state(state.game.validate_params(params), seed=state.seed)
-    finished = state.is_terminal()
-    data: dict[str, Any] = {
-        "kind": REPLAY_KIND,
-        "schema": SCHEMA_VERSION,
-        "package_version": __version__,
-        "pymunk_version": pymunk.version,
-        "game": state.game.name,
-        "rules_version": state.game.version,
-        "params": params,
-        "seed": state.seed,
-        "seats": list(seats),
-        "start": {
-            "round_modes": list(start.round_modes),
-            "dice": start.dice_table(None),
-            "world": start.world.checksum(),
-        },
-        "history": json.loads(json.dumps(state.history)),
-        "shots": _shot_table(state),
-        "finished": finished,
-        "result": _result(state) if finished else None,
-        "digest": state.digest(),
-    }
-    data["content_sha256"] = content_hash(data)
+    recorder = ReplayRecorder(state, seats)
+    return json.loads(json.dumps(recorder.document(recorder.capture(state))))  # a deep copy
+
+
+def save_replay(path: str | os.PathLike[str], state: Any, seats: list[str]) -> dict[str, Any]:
+    """Write ``state``'s replay atomically (the old file or the whole new one); return it."""
+    data = make_replay(state, seats)
+    fileio.write_json(path, data, "replay")
     return data
-
-
-def save_replay(path: str | os.PathLike[str], state: Any, seats: list[str]) -> None:
-    """Write ``state``'s replay atomically (the old file or the whole new one, never half)."""
-    write_json_atomic(path, make_replay(state, seats), "replay")
 
 
 @dataclass
@@ -171,7 +240,7 @@ class Replay:
         state = self.initial_state()
         for index, entry in enumerate(self.history):
             yield index, entry, state
-            _apply_entry(state, entry, self.path, index)
+            self._apply(state, entry, index)
 
     def iter_shots(self) -> Iterator[ReplayShot]:
         """Yield every flick with a copy of the state before it (chance and passes applied silently).
@@ -195,8 +264,14 @@ class Replay:
     def final_state(self) -> Any:
         state = self.initial_state()
         for index, entry in enumerate(self.history):
-            _apply_entry(state, entry, self.path, index)
+            self._apply(state, entry, index)
         return state
+
+    def _apply(self, state: Any, entry: Mapping[str, Any], index: int) -> None:
+        try:
+            _apply_entry(state, entry)
+        except UserError as exc:
+            raise UserError(f"{self.path}: move {index + 1} cannot be replayed: {exc}") from None
 
 
 @dataclass
@@ -212,73 +287,192 @@ class ReplayShot:
     state: Any
 
 
-def _apply_entry(state: Any, entry: Mapping[str, Any], path: str, index: int) -> None:
+def _apply_entry(state: Any, entry: Mapping[str, Any]) -> None:
+    """Apply one (validated) history entry; a UserError (the reason only) if it cannot be."""
     try:
         if "chance" in entry:
             state.apply_action(Action.from_json(entry["chance"]))
-        elif "action" in entry:
-            if entry.get("seat") != state.current_player():
-                raise UserError(
-                    f"recorded seat {entry.get('seat')} but seat {state.current_player()} is to move"
-                )
-            state.apply_action(Action.from_json(entry["action"]))
-        else:
-            raise UserError("entry has neither 'action' nor 'chance'")
-    except (UserError, ValueError, TypeError, KeyError) as exc:
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise UserError(f"{path}: move {index + 1} cannot be replayed: {msg}") from None
+            return
+        if entry["seat"] != state.current_player():
+            raise IllegalAction(
+                f"recorded for seat {entry['seat']} but seat {state.current_player()} is to move"
+            )
+        state.apply_action(Action.from_json(entry["action"]))
+    except UserError:
+        raise
+    except (ValueError, TypeError, KeyError) as exc:  # defensive: validation should catch these
+        raise UserError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+
+
+# --- loading and validation -----------------------------------------------------------------------
 
 
 def load_replay(path: str | os.PathLike[str]) -> Replay:
     """Read and validate a replay; a one-line UserError for anything malformed or tampered with."""
     where = str(path)
-    data = read_json_file(path, "replay")
+    data = fileio.read_json(path, "replay")
     if not isinstance(data, dict):
         raise UserError(f"{where}: not a JamSumo replay (expected a JSON object)")
     if data.get("kind") != REPLAY_KIND:
-        raise UserError(f"{where}: not a JamSumo replay (kind is {data.get('kind')!r})")
+        kind = data.get("kind")
+        raise UserError(f"{where}: not a JamSumo replay (kind is {str(kind)[:40]!r})")
     schema = data.get("schema")
     if schema != SCHEMA_VERSION:
         raise UserError(
-            f"{where}: replay schema version {schema!r} is not supported "
+            f"{where}: replay schema version {str(schema)[:20]} is not supported "
             f"(this program reads version {SCHEMA_VERSION})"
         )
-    for key, typ in _REQUIRED.items():
-        if key not in data:
-            raise UserError(f"{where}: missing field {key!r}")
-        value = data[key]
-        if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-            raise UserError(f"{where}: field {key!r} must be of type {typ.__name__}")
+    _check_fields(data, where)
     if content_hash(data) != data["content_sha256"]:
         raise UserError(
             f"{where}: the content checksum does not match: the file was changed or damaged"
         )
     if data["game"] not in GAMES:
-        raise UserError(f"{where}: unknown game {data['game']!r}")
+        raise UserError(f"{where}: unknown game {data['game'][:40]!r}")
     game = get_game(data["game"])
     if data["rules_version"] != game.version:
         raise UserError(
             f"{where}: {game.title} rules version {data['rules_version']} is not supported "
             f"(this program has version {game.version})"
         )
-    if data["seed"] < 0:
-        raise UserError(f"{where}: the seed must be non-negative")
-    if len(data["seats"]) != data["params"].get("players") or not all(
-        isinstance(s, str) for s in data["seats"]
+    check_seed(data["seed"], f"{where}: field 'seed'")
+    params = _check_params(game, data["params"], where)
+    seats = data["seats"]
+    if len(seats) != params["players"] or not all(
+        isinstance(s, str) and 0 < len(s) <= MAX_LABEL_CHARS for s in seats
     ):
         raise UserError(f"{where}: 'seats' must name one agent per player")
-    for i, row in enumerate(data["shots"]):
-        if not isinstance(row, dict) or not {"shot", "move", "seat", "checksum"} <= set(row):
-            raise UserError(f"{where}: shots[{i}] is malformed")
-    for i, entry in enumerate(data["history"]):
-        if not isinstance(entry, dict) or not ({"action", "chance"} & set(entry)):
-            raise UserError(f"{where}: history[{i}] is malformed")
-    try:  # the recorded board and params must still load
-        board = load_board(data["params"].get("board", "standard"))
-        PhysicsParams.from_board(board).with_overrides(data["params"].get("physics") or {})
+    start = data["start"]
+    if not isinstance(start.get("world"), str) or not {"round_modes", "dice"} <= set(start):
+        raise UserError(f"{where}: 'start' must hold round_modes, dice and the world checksum")
+    limit = game.max_game_length(params)
+    if len(data["history"]) > limit:
+        raise UserError(
+            f"{where}: {len(data['history'])} moves in the history; this match ends within {limit}"
+        )
+    flicks = _check_history(data["history"], params["players"], where)
+    _check_shots(data["shots"], data["history"], flicks, where)
+    result = data["result"]
+    if result is not None and set(result) != _RESULT_KEYS:
+        raise UserError(f"{where}: 'result' must hold exactly {', '.join(sorted(_RESULT_KEYS))}")
+    return Replay(where, data)
+
+
+def _check_fields(data: Mapping[str, Any], where: str) -> None:
+    unknown = sorted(set(data) - set(_FIELDS))
+    if unknown:
+        raise UserError(f"{where}: unknown field {unknown[0][:40]!r} (not part of schema 1)")
+    for key, typ in _FIELDS.items():
+        if key not in data:
+            raise UserError(f"{where}: missing field {key!r}")
+        value = data[key]
+        if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+            name = _TYPE_NAMES.get(typ, "an object or null") if typ is not bool else "true/false"
+            raise UserError(f"{where}: field {key!r} must be {name}")
+    for key in ("package_version", "pymunk_version"):
+        if len(data[key]) > MAX_LABEL_CHARS:
+            raise UserError(f"{where}: field {key!r} is too long")
+    if not _HEX64.fullmatch(data["content_sha256"]):
+        raise UserError(f"{where}: field 'content_sha256' must be a sha256 (64 hex digits)")
+    if not _DIGEST.fullmatch(data["digest"]):
+        raise UserError(f"{where}: field 'digest' must be 16 to 64 hex digits")
+
+
+def _check_params(game: Any, params: dict[str, Any], where: str) -> dict[str, Any]:
+    """The recorded params, validated as a new match's would be (board, physics ranges, sizes)."""
+    if not isinstance(params.get("board"), dict):
+        raise UserError(
+            f"{where}: params.board must be the board written out in full "
+            "(a replay never reads a board file)"
+        )
+    try:
+        full = game.validate_params(params)  # the board and PhysicsParams' own checks
     except UserError as exc:
         raise UserError(f"{where}: {exc}") from None
-    return Replay(where, data)
+    check_match_params(full, f"{where}: params.")
+    return full
+
+
+def _check_action(value: Any, where: str) -> Action:
+    """A recorded action: ``{"name": str, "args": {name: number|string|bool|null}}``."""
+    if not isinstance(value, dict) or not isinstance(value.get("name"), str):
+        raise UserError(f"{where} must be an object with a 'name' string")
+    if set(value) - {"name", "args"}:
+        raise UserError(f"{where} has unknown keys (only 'name' and 'args')")
+    args = value.get("args", {})
+    if not isinstance(args, dict) or not all(
+        isinstance(v, str | int | float | bool) or v is None for v in args.values()
+    ):
+        raise UserError(f"{where}: 'args' must map names to numbers or strings")
+    if len(value["name"]) > MAX_NAME_CHARS:
+        raise UserError(f"{where}: the action's name is too long")
+    return Action.from_json(value)
+
+
+def _check_history(history: list[Any], players: int, where: str) -> list[int]:
+    """Every entry well formed (a chance outcome, or a seat's pass or readable flick).
+
+    Returns the history indices of the flicks. Whether each move is *legal* is the re-play's
+    question (a different physics may make a recorded flick illegal: a divergence, exit 1).
+    """
+    from jamsumo_sim.rules.flicks import PASS, read_flick
+
+    flicks = []
+    for i, entry in enumerate(history):
+        at = f"{where}: history[{i}]"
+        if not isinstance(entry, dict):
+            raise UserError(f"{at} is malformed (expected an object)")
+        keys = set(entry)
+        if keys == {"chance"}:
+            _check_action(entry["chance"], f"{at}.chance")
+            continue
+        if keys != {"seat", "action"}:
+            raise UserError(
+                f"{at} is malformed: expected {{'chance'}} or {{'seat', 'action'}}, "
+                f"got {sorted(keys)[:4]}"
+            )
+        seat = entry["seat"]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise UserError(f"{at}.seat must be a seat number 0 to {players - 1}")
+        action = _check_action(entry["action"], f"{at}.action")
+        if action == PASS:
+            continue
+        try:
+            read_flick(action)
+        except UserError as exc:
+            raise UserError(f"{at}.action is not a valid flick: {exc}") from None
+        flicks.append(i)
+    return flicks
+
+
+def _check_shots(rows: list[Any], history: list[Any], flicks: list[int], where: str) -> None:
+    """One row per flick, in order, agreeing with the history; each with a sha256 checksum."""
+    if len(rows) != len(flicks):
+        raise UserError(
+            f"{where}: {len(rows)} shots listed but {len(flicks)} flicks in the history"
+        )
+    for k, (row, index) in enumerate(zip(rows, flicks, strict=True)):
+        at = f"{where}: shots[{k}]"
+        if not isinstance(row, dict) or set(row) != set(_SHOT_KEYS):
+            raise UserError(f"{at} is malformed (expected {', '.join(_SHOT_KEYS)})")
+        entry = history[index]
+        expected = {
+            "shot": k + 1,
+            "move": index,
+            "seat": entry["seat"],
+            "die": entry["action"]["args"]["die"],
+        }
+        for key, value in expected.items():
+            got = row[key]
+            if got != value or type(got) is not type(value):
+                raise UserError(
+                    f"{at}.{key} must be {value!r} (from the history), not {str(got)[:30]}"
+                )
+        if not isinstance(row["checksum"], str) or not _HEX64.fullmatch(row["checksum"]):
+            raise UserError(f"{at}.checksum must be a sha256 (64 hex digits)")
+
+
+# --- verification ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -292,34 +486,36 @@ class VerifyReport:
 
 
 def verify_replay(path: str | os.PathLike[str], progress: Any = None) -> VerifyReport:
-    """Re-simulate every shot of a replay and compare each rest state with the recorded checksum.
+    """Re-simulate every shot of a replay and compare each rest state with the recorded checksum,
+    then the final state (digest, finished, result) with the recorded one.
 
     Raises UserError (exit 2) for an unreadable, malformed, tampered or unsupported file.
     ``progress(k, total)`` is called after each shot if given.
     """
     replay = load_replay(path)
+    where = replay.path
     rows = {row["move"]: row for row in replay.shots}
     total = len(rows)
     state = replay.initial_state()
-    if state.world.checksum() != replay.data["start"].get("world"):
+    if state.world.checksum() != replay.data["start"]["world"]:
         return VerifyReport(
-            False, 0, f"{path}: the starting position differs from the recorded one", 0
+            False, 0, f"{where}: the starting position differs from the recorded one", 0
         )
     done = 0
     for index, entry in enumerate(replay.history):
         row = rows.get(index)
-        if row is None and "action" in entry and entry["action"].get("name") != "pass":
-            raise UserError(f"{path}: move {index + 1} is a flick with no recorded checksum")
         try:
-            _apply_entry(state, entry, str(path), index)
-        except (UserError, IllegalAction) as exc:
-            if row is None:
-                raise
+            _apply_entry(state, entry)
+        except UserError as exc:
+            if "chance" in entry:  # a roll that cannot happen here: a bad file
+                raise UserError(f"{where}: move {index + 1} cannot be replayed: {exc}") from None
+            # a recorded move the re-play finds illegal: the physics (or the rules) differ
+            what = f"shot {row['shot']} (move {index + 1})" if row else f"move {index + 1} (a pass)"
             return VerifyReport(
                 False,
                 done,
-                f"{path}: shot {row['shot']} (move {index + 1}) diverges: {exc}",
-                row["shot"],
+                f"{where}: {what} diverges: {exc}{_versions_note(replay)}",
+                row["shot"] if row else None,
             )
         if row is None:
             continue
@@ -328,31 +524,38 @@ def verify_replay(path: str | os.PathLike[str], progress: Any = None) -> VerifyR
             return VerifyReport(
                 False,
                 done,
-                f"{path}: shot {row['shot']} (move {index + 1}, seat {row['seat']}, die {row.get('die')}) "
-                f"diverges: rest state {got[:12]}… recorded {str(row['checksum'])[:12]}…"
-                f"{_versions_note(replay)}",
+                f"{where}: shot {row['shot']} (move {index + 1}, seat {row['seat']}, "
+                f"die {row['die']}) diverges: rest state {got[:12]}… recorded "
+                f"{row['checksum'][:12]}…{_versions_note(replay)}",
                 int(row["shot"]),
             )
         done += 1
         if progress is not None:
             progress(done, total)
-    if done != total:
-        raise UserError(f"{path}: {total} shots listed but {done} flicks in the history")
-    if state.digest() != replay.data["digest"]:
-        return VerifyReport(False, done, f"{path}: the final state differs from the recorded one")
-    if replay.data["finished"] != state.is_terminal():
+    problem = _final_state_problem(replay, state)
+    if problem:
         return VerifyReport(
-            False, done, f"{path}: recorded finished={replay.data['finished']}, re-play disagrees"
-        )
-    if state.is_terminal() and replay.data.get("result") != _result(state):
-        return VerifyReport(
-            False, done, f"{path}: the recorded result differs from the re-played one"
+            False, done, f"{where}: the final state differs from the recorded one: {problem}"
         )
     return VerifyReport(
         True,
         done,
-        f"{path}: OK — {done} shots re-simulated, all rest states match{_versions_note(replay)}",
+        f"{where}: OK — {done} shots re-simulated, all rest states match{_versions_note(replay)}",
     )
+
+
+def _final_state_problem(replay: Replay, state: Any) -> str | None:
+    """What of the recorded end (digest, finished, result) the re-played state contradicts."""
+    data = replay.data
+    if state.digest() != data["digest"]:
+        return f"digest {state.digest()[:12]}…, recorded {data['digest'][:12]}…"
+    if data["finished"] != state.is_terminal():
+        return f"recorded finished={str(data['finished']).lower()}, the re-play disagrees"
+    recorded = data["result"]
+    replayed = _result(state) if state.is_terminal() else None
+    if recorded != replayed:
+        return "the recorded result is not the re-played one"
+    return None
 
 
 def _versions_note(replay: Replay) -> str:

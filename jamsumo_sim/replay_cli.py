@@ -4,31 +4,42 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import sys
 
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.fileio import check_output_path
+from jamsumo_sim.limits import check_count
 
 VIEWER_MODULE = "jamsumo_sim.ui.replay_viewer"
 
 
-def _positive(text: str) -> float:
+# The viewer's playback speed and headless frame count: a slow-motion study to a fast skim, and
+# far more frames (1/60 s each) than any match lasts.
+SPEED_RANGE = (0.01, 100.0)
+MAX_FRAMES = 1_000_000
+
+
+def _speed(text: str) -> float:
+    low, high = SPEED_RANGE
     try:
-        value = float(text)
+        value = float(text) if len(text) <= 30 else math.nan
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be > 0")
+        value = math.nan
+    if not low <= value <= high:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(
+            f"must be a number from {low:g} to {high:g}, not {text[:30]!r}"
+        )
     return value
 
 
-def _count(text: str) -> int:
+def _frames(text: str) -> int:
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be ≥ 1")
-    return value
+        return check_count(int(text) if len(text) <= 30 else None, "N", 1, MAX_FRAMES)
+    except (ValueError, UserError):
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number from 1 to {MAX_FRAMES}, not {text[:30]!r}"
+        ) from None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,16 +56,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--verify", action="store_true", help="re-simulate every shot and compare checksums"
     )
     p.add_argument(
-        "--frames", type=_count, metavar="N", help="viewer: stop after N frames (headless runs)"
+        "--frames", type=_frames, metavar="N", help="viewer: stop after N frames (headless runs)"
     )
     p.add_argument("--screenshot", metavar="PATH", help="viewer: save the last frame as a PNG")
-    p.add_argument(
-        "--speed", type=_positive, default=1.0, metavar="X", help="viewer: playback speed"
-    )
+    p.add_argument("--speed", type=_speed, default=1.0, metavar="X", help="viewer: playback speed")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.screenshot is not None and not args.verify:  # before loading and re-playing
+        check_output_path(args.screenshot, "--screenshot", inputs=[args.file], suffixes=[".png"])
     if args.verify:
         from jamsumo_sim.replay import verify_replay
 

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.fileio import check_output_path, write_json
+from jamsumo_sim.limits import check_count, seed_arg
 from jamsumo_sim.rules.game import MODES
 from jamsumo_sim.turnloop import Agent, MatchEvent, get_game, play
 
 SEAT_KINDS = ("planner", "random")
+# Checkpoints of a recorded match are written at most this often (s of wall time): every shot of a
+# thinking bot (about a second each), while fast random bots do not rewrite a growing file
+# hundreds of times a second. Every move is still captured and written on Ctrl-C and at the end.
+CHECKPOINT_INTERVAL_S = 0.5
 
 
 def make_agents(game: Any, seats: list[str]) -> list[Agent]:
@@ -71,8 +80,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="LIST",
         help="comma-separated seats: planner[:easy|normal|hard] or random (default planner,random,…)",
     )
-    p.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
-    p.add_argument("--record", metavar="FILE", help="write the replay here (atomically)")
+    p.add_argument("--seed", type=seed_arg, help="the match seed, 0 to 2**64-1 (default 0)")
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="save the replay here (atomically), and a resumable checkpoint after every shot",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--max-turns", type=int, metavar="N", help="turn cap per round")
     p.add_argument("--rounds", type=int, metavar="N", help="rounds (JamSumo: of each mode)")
@@ -80,30 +93,69 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--params", metavar="P.toml", help="physics parameters file (e.g. from calibrate)"
     )
     p.add_argument("--board", help="board name or TOML file (default standard)")
-    p.add_argument("--resume", metavar="FILE", help="continue a saved (unfinished) replay")
+    p.add_argument(
+        "--resume", metavar="FILE", help="continue a saved (unfinished) replay, updating it"
+    )
     p.set_defaults(func=run)
 
 
 _FIXED_BY_RESUME = ("mode", "players", "max_turns", "rounds", "params", "board")
 
 
-def _build(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
-    if args.resume:
-        from jamsumo_sim.replay import load_replay
+def _record_target(args: argparse.Namespace) -> Path | None:
+    """Where the match is saved, checked before any play: ``--record``, else the ``--resume`` file.
 
-        given = [f"--{k.replace('_', '-')}" for k in _FIXED_BY_RESUME if getattr(args, k)]
-        if given:
-            raise UserError(
-                f"--resume continues the saved match as it was: drop {', '.join(given)}"
-            )
-        replay = load_replay(args.resume)
-        state = replay.final_state()
-        if state.is_terminal():
-            raise UserError(
-                f"{args.resume}: this match is already finished (watch it with 'jamsumo replay')"
-            )
-        seats = parse_seats(args.seats, state.num_players) if args.seats else replay.seats
-        return state.game, state, seats
+    The inputs (params and board files) are never overwritten; the resumed file is updated in place.
+    """
+    if args.record is None and args.resume is None:
+        return None
+    flag, target = (
+        ("--record", args.record) if args.record is not None else ("--resume", args.resume)
+    )
+    inputs = [args.params]
+    if args.board and Path(args.board).is_file():
+        inputs.append(args.board)
+    return check_output_path(target, flag, inputs=inputs)
+
+
+def _check_sizes(args: argparse.Namespace) -> None:
+    from jamsumo_sim.replay import MATCH_LIMITS  # the one place of the bounds (replays check them)
+
+    for flag, value, key in (
+        ("--max-turns", args.max_turns, "max_turns"),
+        ("--rounds", args.rounds, "rounds"),
+    ):
+        if value is not None:
+            check_count(value, flag, *MATCH_LIMITS[key])
+
+
+def _resume(args: argparse.Namespace) -> tuple[Any, Any, list[str], list[Agent]]:
+    from jamsumo_sim.replay import load_replay
+
+    given = [f"--{k.replace('_', '-')}" for k in _FIXED_BY_RESUME if getattr(args, k) is not None]
+    if given:
+        raise UserError(f"--resume continues the saved match as it was: drop {', '.join(given)}")
+    replay = load_replay(args.resume)
+    if args.seed is not None and args.seed != replay.seed:
+        raise UserError(
+            f"--resume {args.resume}: the saved match has seed {replay.seed}, not {args.seed} "
+            "(a resumed match keeps its seed: drop --seed)"
+        )
+    players = int(replay.data["params"]["players"])
+    seats = parse_seats(args.seats, players) if args.seats else replay.seats
+    agents = make_agents(replay.game, seats)  # before the re-play: a bad seat fails at once
+    state = replay.final_state()
+    if state.is_terminal():
+        raise UserError(
+            f"{args.resume}: this match is already finished (watch it with 'jamsumo replay')"
+        )
+    return state.game, state, seats, agents
+
+
+def _build(args: argparse.Namespace) -> tuple[Any, Any, list[str], list[Agent]]:
+    if args.resume is not None:
+        return _resume(args)
+    _check_sizes(args)
     game = get_game(args.mode or "jamsumo")
     if args.players is None:
         args.players = len(parse_seats(args.seats, 0, check=False)) if args.seats else 2
@@ -116,16 +168,48 @@ def _build(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
         from jamsumo_sim.params import load_params
 
         params["physics"] = load_params(args.params).to_dict()
-    if args.seed < 0:
-        raise UserError(f"--seed must be non-negative, not {args.seed}")
     full = game.validate_params(params)
     seats = parse_seats(args.seats, args.players)
-    return game, game.new_initial_state(full, seed=args.seed), seats
+    agents = make_agents(game, seats)
+    seed = 0 if args.seed is None else args.seed
+    return game, game.new_initial_state(full, seed=seed), seats, agents
+
+
+class Checkpoint:
+    """The match's replay file, kept resumable while the match is played.
+
+    Every move is captured in memory (cheap); the file is rewritten atomically when at least
+    :data:`CHECKPOINT_INTERVAL_S` passed since the last write (so after every shot of a thinking
+    bot, and a kill loses at most that much play), at the end, and on Ctrl-C. Only states between
+    moves are captured: a Ctrl-C may stop a shot half-simulated, and that state is never saved.
+    """
+
+    def __init__(self, path: Path, seats: list[str], state: Any) -> None:
+        from jamsumo_sim.replay import ReplayRecorder
+
+        self.path = path
+        self.recorder = ReplayRecorder(state, seats)
+        self.pending: dict[str, Any] | None = None  # captured, not yet (completely) written
+        self.written_at = -math.inf
+
+    def capture(self, state: Any, write: bool = False) -> None:
+        self.pending = self.recorder.capture(state)
+        if write or time.monotonic() - self.written_at >= CHECKPOINT_INTERVAL_S:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending is not None:
+            write_json(self.path, self.recorder.document(self.pending), "replay")
+            self.pending = None  # only once the file is whole (an interrupted write keeps it)
+            self.written_at = time.monotonic()
 
 
 def run(args: argparse.Namespace) -> int:
-    game, state, seats = _build(args)
-    agents = make_agents(game, seats)
+    record = _record_target(args)
+    game, state, seats, agents = _build(args)
+    checkpoint = Checkpoint(record, seats, state) if record is not None else None
+    if checkpoint is not None:
+        checkpoint.capture(state, write=True)  # resumable from the first moment
     quiet = args.json or not sys.stderr.isatty()
     bar = None
     if not quiet:
@@ -134,24 +218,35 @@ def run(args: argparse.Namespace) -> int:
         bar = tqdm(
             desc=f"{game.title} seed {state.seed}", unit="turn", file=sys.stderr, leave=False
         )
+    stopped = False
 
     def on_event(event: MatchEvent) -> None:
-        if bar is not None and "action" in event.entry:
-            bar.update(1)
+        if "action" in event.entry:
+            if bar is not None:
+                bar.update(1)
+            if checkpoint is not None:
+                checkpoint.capture(event.state)
+
+    def on_stop(_state: Any, _path: str | None) -> None:
+        # the driver's Ctrl-C (or a quit): the state may be mid-shot, so keep the checkpoint
+        nonlocal stopped
+        stopped = True
 
     try:
-        result = play(game, agents, seed=state.seed, state=state, on_event=on_event)
+        result = play(
+            game, agents, seed=state.seed, state=state, on_event=on_event, on_save=on_stop
+        )
+        stopped = stopped or result.stopped
+    except KeyboardInterrupt:
+        stopped = True
     finally:
         if bar is not None:
             bar.close()
+    if stopped:
+        return _interrupted(checkpoint)
     final = result.state
-    if args.record:
-        from jamsumo_sim.replay import save_replay
-
-        try:
-            save_replay(args.record, final, seats)
-        except OSError as exc:
-            raise UserError(f"cannot write replay {args.record}: {exc.strerror or exc}") from None
+    if checkpoint is not None:
+        checkpoint.capture(final, write=True)
     summary = result_json(final, seats)
     if args.json:
         print(json.dumps(summary))
@@ -172,6 +267,24 @@ def run(args: argparse.Namespace) -> int:
         + ", ".join(f"{n} {v}" for n, v in zip(names, summary["totals"], strict=True))
     )
     print("  winner: " + " and ".join(names[s] for s in summary["winner"]))
-    if args.record:
-        print(f"  replay written to {args.record}")
+    if record is not None:
+        print(f"  replay written to {record}")
     return 0
+
+
+def _interrupted(checkpoint: Checkpoint | None) -> int:
+    """Ctrl-C: finish writing the last whole move and say where the match is (exit 130)."""
+    if checkpoint is None:
+        print(
+            "jamsumo: interrupted; the match was not saved (give --record FILE to keep a "
+            "resumable match; the same command and seed replay it from the start)",
+            file=sys.stderr,
+        )
+        return 130
+    checkpoint.flush()
+    print(
+        f"jamsumo: interrupted; the match is saved in {checkpoint.path} "
+        f"(continue it with: jamsumo match --resume {checkpoint.path})",
+        file=sys.stderr,
+    )
+    return 130

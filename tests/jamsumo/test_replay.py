@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -12,7 +13,9 @@ from jamsumo_sim import replay_cli
 from jamsumo_sim.cli import main
 from jamsumo_sim.replay import content_hash, load_replay, save_replay, verify_replay
 from jamsumo_sim.rules.bots import RandomBot
-from jamsumo_sim.turnloop import play
+from jamsumo_sim.rules.match import MatchState
+from jamsumo_sim.rules.scoring import HAND, HOLED
+from jamsumo_sim.turnloop import play, step
 from tests.jamsumo.helpers import GAMES
 
 SHORT = {"rounds": 1, "max_turns": 3, "shot_time": 1.5}
@@ -185,3 +188,160 @@ def test_viewer_is_called_lazily(copy_of: Path, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setitem(sys.modules, "jamsumo_sim.ui.replay_viewer", FakeViewer)
     assert main(["replay", str(path), "--frames", "3", "--speed", "2"]) == 0
     assert seen == {"file": str(path), "frames": 3, "speed": 2.0}
+
+
+# --- the recorded end is checked, not only the shots (issue 25, item 2) -----------------------------
+
+
+def _other_digest(d: dict) -> None:
+    d["digest"] = ("1" if d["digest"][0] != "1" else "2") + d["digest"][1:]
+
+
+def _other_totals(d: dict) -> None:
+    d["result"]["totals"] = [t + 1 for t in d["result"]["totals"]]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [_other_digest, lambda d: d.update(finished=False), _other_totals],
+    ids=["digest", "finished", "result"],
+)
+def test_verify_fails_when_only_the_recorded_end_differs(
+    copy_of: Path, capsys: pytest.CaptureFixture[str], change
+) -> None:
+    """Every shot matches; only the recorded final digest, `finished` or `result` differs."""
+    rewrite(copy_of, change)  # re-hashed: the file is well formed, only the end disagrees
+    assert main(["replay", str(copy_of), "--verify"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "the final state differs from the recorded one" in err and len(err.splitlines()) == 1
+    report = verify_replay(copy_of)
+    assert not report.ok and report.shots == len(load_replay(copy_of).shots)
+
+
+# --- the shot checksum covers the ruling (issue 25, item 3) -----------------------------------------
+
+
+def test_a_ruling_changed_on_one_shot_fails_at_that_shot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recorded by rules that rule one die differently (to the hole, not back to hand): the
+    physics and the world after the rules are the same (the die leaves the board either way),
+    only the ruling differs, and verify must stop at exactly that shot."""
+    real = MatchState.shot_outcome
+    changed: dict[str, int] = {}
+
+    def other_ruling(self, world, seat, flicked, events):  # noqa: ANN001, ANN202
+        out = real(self, world, seat, flicked, events)
+        swap = {HAND: HOLED, HOLED: HAND}
+        if not changed and out and out[0][1] in swap:
+            changed["shot"] = len(self.shot_checksums) + 1
+            die, where, line = out[0]
+            out = [(die, swap[where], line), *out[1:]]
+        return out
+
+    monkeypatch.setattr(MatchState, "shot_outcome", other_ruling)
+    for seed in range(10):  # the first seed with a die leaving the board (seed 0: shot 2)
+        path = record(tmp_path, "jam", seed)
+        if changed:
+            break
+    monkeypatch.undo()
+    assert changed, "no shot in 10 short matches sent a die to hand or into the hole"
+    report = verify_replay(path)
+    assert not report.ok
+    shot = changed["shot"]
+    assert report.first_divergence == shot and f"shot {shot} " in report.message, report.message
+
+
+def _a_shot_that_removed_a_die() -> MatchState:
+    """A short Jam match stopped just after a shot that took a die off the board (same round)."""
+    game = GAMES["jam"]
+    params = game.validate_params({"players": 2, **SHORT})
+    for seed in range(10):
+        state = game.new_initial_state(params, seed=seed)
+        agents = [RandomBot(s, game) for s in range(2)]
+        while not state.is_terminal():
+            shots = len(state.shot_checksums)
+            step(state, agents)
+            shot = state.last_shot
+            if (
+                len(state.shot_checksums) > shots  # this move was a flick
+                and not state.is_terminal()
+                and shot["round"] == state.round  # its world is still the match's world
+                and shot["rest_checksum"] != state.world.checksum()  # the rules took a die
+            ):
+                return state
+    raise AssertionError("no shot in 10 short matches took a die off the board")
+
+
+def test_the_shot_checksum_covers_exactly_rest_state_world_after_rules_and_ruling() -> None:
+    """sha256 of: the rest state as the physics left it | the world after the rules took dice
+    away | where every die now is (the ruling). Pinned so that no part can be dropped unseen."""
+    state = _a_shot_that_removed_a_die()
+    shot = state.last_shot
+    where = ",".join(f"{d}:{w}" for d, w in sorted(state.where.items()))
+    blob = f"{shot['rest_checksum']}|{state.world.checksum()}|{where}".encode()
+    assert state.shot_checksums[-1] == shot["checksum"] == hashlib.sha256(blob).hexdigest()
+
+
+# --- malformed files are exit 2, never a "divergence" (issue 15) -----------------------------------
+
+
+def _first_flick(d: dict) -> dict:
+    return next(e for e in d["history"] if "action" in e and e["action"]["name"] != "pass")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["shots"][0].update(move=[1]), "shots[0].move must be"),
+        (lambda d: d["shots"][0].update(shot="1"), "shots[0].shot must be 1"),
+        (lambda d: d["shots"][0].update(checksum=7), "shots[0].checksum"),
+        (lambda d: d["shots"].pop(), "shots listed but"),
+        (lambda d: _first_flick(d).update(action=[1, 2]), ".action must be an object"),
+        (lambda d: _first_flick(d)["action"]["args"].update(impulse=[1]), "'args' must map"),
+        (lambda d: _first_flick(d)["action"]["args"].update(impulse=-1.0), "not a valid flick"),
+        (lambda d: _first_flick(d)["action"]["args"].pop("die"), "not a valid flick"),
+        (lambda d: _first_flick(d).update(seat=-3), ".seat must be a seat number 0 to 1"),
+        (lambda d: _first_flick(d).update(extra=1), "is malformed"),
+        (lambda d: d.update(comment="hi"), "unknown field 'comment'"),
+        (lambda d: d.update(seed=2**64), "field 'seed' must be from 0 to 2**64-1"),
+        (lambda d: d.update(seed=-1), "field 'seed' must be from 0 to 2**64-1"),
+        (lambda d: d["params"].update(rounds=10**12), "params.rounds must be a whole number"),
+        (lambda d: d["params"].update(shot_time=1e9), "params.shot_time"),
+        (lambda d: d["params"].update(board="standard"), "board written out in full"),
+        (lambda d: d["params"]["physics"].update(mu_board="x"), "mu_board"),
+        (lambda d: d.update(result=5), "field 'result' must be an object or null"),
+        (lambda d: d["result"].update(extra=1), "'result' must hold exactly"),
+        (lambda d: d.update(digest="not hex"), "field 'digest'"),
+        (lambda d: d.update(start={}), "'start' must hold"),
+        (lambda d: d.update(seats=["random", 3]), "'seats' must name one agent per player"),
+        (lambda d: d.update(pymunk_version="x" * 1000), "too long"),
+        (lambda d: d["history"].extend([d["history"][0]] * 10**4), "moves in the history"),
+    ],
+)
+def test_malformed_replays_are_exit_2_not_a_divergence(
+    copy_of: Path, capsys: pytest.CaptureFixture[str], change, message: str
+) -> None:
+    rewrite(copy_of, change)  # re-hashed: only the structure is wrong
+    assert main(["replay", str(copy_of), "--verify"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1, err
+    assert err.count(str(copy_of)) == 1  # the path once
+
+
+def test_a_divergence_names_the_file_once(copy_of: Path) -> None:
+    """A recorded flick the re-play finds illegal (as changed physics may make it) is a
+    divergence (exit 1) whose message names the file once, not twice."""
+
+    def from_hand(d: dict) -> None:
+        # the first flick places a die from hand; make it a die the seat does not own
+        flick = _first_flick(d)
+        other = "red1" if flick["seat"] == 1 else "blue1"
+        flick["action"]["args"]["die"] = other
+        d["shots"][0]["die"] = other
+
+    rewrite(copy_of, from_hand)
+    report = verify_replay(copy_of)
+    assert not report.ok and report.first_divergence == 1
+    assert report.message.count(str(copy_of)) == 1, report.message
+    assert "cannot be replayed" not in report.message and "diverges" in report.message
