@@ -31,7 +31,7 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import load_board
 from .die import Orientation
@@ -39,7 +39,9 @@ from .errors import UserError
 from .fileio import MAX_FILE_BYTES, decode_utf8, parse_json, read_text
 from .flick import Flick
 from .params import PhysicsParams, load_params
-from .world import World
+
+if TYPE_CHECKING:  # the World (and numba) load only when a scenario runs: errors stay quick
+    from .world import World
 
 SCENARIO_VERSION = 1
 _TOP_KEYS = {"version", "board", "params", "dice", "flicks", "max_time", "description"}
@@ -188,6 +190,8 @@ def build_world(
         raise UserError(
             f"max_time must be more than 0 and at most {MAX_TIME:g} s, got {max_time:g}"
         )
+
+    from .world import World
 
     world = World(board, params)
     dice = scenario.get("dice", [])
