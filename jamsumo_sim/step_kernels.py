@@ -37,6 +37,9 @@ _P_DT, _P_MASS, _P_INERTIA, _P_MU_K, _P_MU_S, _P_G = 0, 1, 2, 3, 4, 5
 _P_K_DISH, _P_R_DISH2, _P_TILT_X, _P_TILT_Y, _P_FLAT, _P_STATICS_HOLD = 6, 7, 8, 9, 10, 11
 _P_HALF, _P_HOLE_R, _P_REST_SPEED, _P_REST_SPIN = 12, 13, 14, 15
 _N_PARAMS = 16
+# layout of swept_substeps' parameter vector (see sweep_params)
+_S_DT, _S_HALF, _S_R_CORNER, _S_MAX, _S_QUIET, _S_FLOOR, _S_N_MAX = 0, 1, 2, 3, 4, 5, 6
+_N_SWEEP = 7
 
 _JIT = {"cache": _CACHE, "nogil": True, "error_model": "numpy"}
 
@@ -257,3 +260,189 @@ def advance(
         return code, energy, -1, 0.0
     kicked, energy_kicked = kick(state, rows, flags, out, prm, points)
     return code, energy, kicked, energy_kicked
+
+
+@njit(**_JIT)
+def sweep_params(
+    *, dt: float, half: float, r_corner: float, s_max: float, n_quiet: int, n_floor: int, n_max: int
+) -> np.ndarray:
+    """:func:`swept_substeps`' parameters as one float vector: the model step ``dt`` (s), half a
+    die's size and its centre-to-corner distance ``r_corner`` (m), the longest sweep per collision
+    step ``s_max`` (m); the collision steps of a step with no pair at risk, the fewest of a step
+    with one, and the most."""
+    out = np.empty(_N_SWEEP)
+    out[_S_DT], out[_S_HALF], out[_S_R_CORNER], out[_S_MAX] = dt, half, r_corner, s_max
+    out[_S_QUIET], out[_S_FLOOR], out[_S_N_MAX] = n_quiet, n_floor, n_max
+    return out
+
+
+@njit(**_JIT)
+def swept_substeps(
+    state: np.ndarray, rows: np.ndarray, groups: np.ndarray, walls: np.ndarray, sprm: np.ndarray
+) -> tuple[int, float]:
+    """Collision steps for the next model step (physics.md s8.1) from a swept test of every pair of
+    shapes (two dice, a die and a platform wall) that can touch within it.
+
+    A pair's gap shrinks at most at rate |v_i - v_j| + (|w_i| + |w_j|) r_corner (the fastest
+    relative motion of any two of their points; walls stand still), by at most rate x dt over the
+    step.  A lower bound of the gap: the largest separation of the two squares of side 2 ``half``
+    along any face normal of either (separating axes; the rounded dice lie inside the squares).
+    A pair is at risk if its gap bound is below rate x dt and rate x dt exceeds ``s_max``.  Dice
+    of different ``groups`` (one entry per die) never touch; ``walls``: one (x0, y0, x1, y1) box
+    per platform; ``sprm``: :func:`sweep_params`.
+
+    Returns (collision steps n, length of a leading step in s or 0).  With no pair at risk:
+    (``n_quiet``, 0): nothing can be missed or met deep.  Otherwise every collision step is short
+    enough that no pair at risk sweeps more than ``s_max`` in it, except a leading step before
+    any pair at risk can touch (then n - 1 equal steps fill the rest of dt); none is longer than
+    dt / ``n_quiet``; n is at least ``n_floor`` and at most ``n_max``.  NaN or infinite speeds
+    give (``n_floor``, 0) (the screen catches them); a NaN position is never at risk."""
+    dt = sprm[_S_DT]
+    half = sprm[_S_HALF]
+    r_corner = sprm[_S_R_CORNER]
+    s_max = sprm[_S_MAX]
+    n_quiet = int(sprm[_S_QUIET])
+    n_floor = max(n_quiet, int(sprm[_S_FLOOR]))
+    n_max = int(sprm[_S_N_MAX])
+    n = rows.shape[0]
+    speed = np.empty(n)  # |v| + |w| r_corner: the fastest point of each die (m/s)
+    fastest = 0.0
+    for i in range(n):
+        r = rows[i]
+        speed[i] = math.hypot(state[r, 3], state[r, 4]) + abs(state[r, 5]) * r_corner
+        if not speed[i] < math.inf:
+            return n_floor, 0.0
+        fastest = max(fastest, speed[i])
+    limit = s_max / dt  # m/s: a pair slower than this is never at risk
+    if 2.0 * fastest <= limit:  # a pair sweeps at most (speed_i + speed_j) dt
+        return n_quiet, 0.0
+    top = 0.0  # fastest rate of a pair at risk (m/s)
+    lead = dt  # no pair at risk touches, or sweeps more than s_max, before this (s)
+    for i in range(n):
+        r = rows[i]
+        xi = state[r, 0]
+        yi = state[r, 1]
+        ci = math.cos(state[r, 2])
+        si = math.sin(state[r, 2])
+        rate_i = speed[i]
+        if rate_i > limit:
+            for k in range(walls.shape[0]):
+                # separating axes: the wall's (the die's extent along x and y), then the die's
+                ext = half * (abs(ci) + abs(si))
+                gap = max(walls[k, 0] - xi, xi - walls[k, 2], walls[k, 1] - yi, yi - walls[k, 3])
+                gap -= ext
+                if gap >= rate_i * dt:
+                    continue
+                cx = 0.5 * (walls[k, 0] + walls[k, 2]) - xi
+                cy = 0.5 * (walls[k, 1] + walls[k, 3]) - yi
+                hx = 0.5 * (walls[k, 2] - walls[k, 0])
+                hy = 0.5 * (walls[k, 3] - walls[k, 1])
+                gap = max(gap, abs(cx * ci + cy * si) - half - hx * abs(ci) - hy * abs(si))
+                gap = max(gap, abs(cy * ci - cx * si) - half - hx * abs(si) - hy * abs(ci))
+                if gap < rate_i * dt:
+                    top = max(top, rate_i)
+                    lead = min(lead, max(gap, s_max) / rate_i)
+        for j in range(i + 1, n):
+            bound = rate_i + speed[j]
+            if bound <= limit or groups[i] != groups[j]:
+                continue  # cannot be at risk
+            rj = rows[j]
+            dx = state[rj, 0] - xi
+            dy = state[rj, 1] - yi
+            reach = 2.0 * r_corner + bound * dt  # circumscribed circles
+            if dx * dx + dy * dy >= reach * reach:
+                continue
+            spin = (abs(state[r, 5]) + abs(state[rj, 5])) * r_corner
+            rate = math.hypot(state[rj, 3] - state[r, 3], state[rj, 4] - state[r, 4]) + spin
+            if rate <= limit:
+                continue
+            cj = math.cos(state[rj, 2])
+            sj = math.sin(state[rj, 2])
+            # each square's extent along the other's axes: half (|cos| + |sin|) of their angle
+            ext = half * (1.0 + abs(ci * cj + si * sj) + abs(si * cj - ci * sj))
+            far = max(
+                max(abs(dx * ci + dy * si), abs(dy * ci - dx * si)),
+                max(abs(dx * cj + dy * sj), abs(dy * cj - dx * sj)),
+            )
+            gap = far - ext
+            if gap < rate * dt:
+                top = max(top, rate)
+                lead = min(lead, max(gap, s_max) / rate)
+    if top == 0.0:
+        return n_quiet, 0.0
+    uniform = int(math.ceil(top * dt / s_max))
+    lead = min(lead, dt / n_quiet)  # no collision step longer than a quiet step's
+    rest = int(math.ceil(top * (dt - lead) / s_max))
+    rest = max(rest, int(math.ceil((dt - lead) * n_quiet / dt)))
+    if rest + 1 >= uniform or rest + 1 < n_floor:
+        return max(n_floor, min(uniform, n_max)), 0.0
+    return min(rest, n_max - 1) + 1, lead
+
+
+@njit(**_JIT)
+def finish_step(
+    state: np.ndarray,
+    rows: np.ndarray,
+    flags: np.ndarray,
+    out: np.ndarray,
+    prm: np.ndarray,
+    points: np.ndarray,
+    groups: np.ndarray,
+    walls: np.ndarray,
+    sprm: np.ndarray,
+) -> tuple[int, float, int, float, int, float]:
+    """:func:`advance` and, unless every die rests, :func:`swept_substeps` for the next step from
+    the same state (one call per model step).  Returns advance's four values and swept_substeps'
+    two ((0, 0) when all rest)."""
+    code, energy, kicked, energy_kicked = advance(state, rows, flags, out, prm, points)
+    if kicked < 0:
+        return code, energy, kicked, energy_kicked, 0, 0.0
+    n_sub, lead = swept_substeps(state, rows, groups, walls, sprm)
+    return code, energy, kicked, energy_kicked, n_sub, lead
+
+
+@njit(**_JIT)
+def supported(x: float, y: float, angle: float, footprint: np.ndarray, hole_r: float) -> bool:
+    """Support over the hole (physics.md s3): the centre (x, y) lies inside the convex hull of the
+    footprint's points (body frame, one (x, y) row each) outside the hole disk, i.e. their
+    directions from the centre leave no gap of pi or more."""
+    if x * x + y * y >= hole_r * hole_r:
+        return True
+    c = math.cos(angle)
+    s = math.sin(angle)
+    n = footprint.shape[0]
+    dirs = np.empty(n)
+    k = 0
+    for i in range(n):
+        fx = footprint[i, 0]
+        fy = footprint[i, 1]
+        px = x + c * fx - s * fy
+        py = y + s * fx + c * fy
+        if px * px + py * py >= hole_r * hole_r:
+            dirs[k] = math.atan2(py - y, px - x)
+            k += 1
+    if k == 0:
+        return False
+    ang = np.sort(dirs[:k])
+    widest = ang[0] + 2.0 * math.pi - ang[k - 1]
+    for i in range(1, k):
+        widest = max(widest, ang[i] - ang[i - 1])
+    return widest < math.pi
+
+
+@njit(**_JIT)
+def note_contacts(arbiters: np.ndarray, num: int, pairs: np.ndarray, used: int) -> tuple[int, int]:
+    """After a collision step: append the (body a, body b) ids of the ``num // 3`` cached arbiters
+    (rows of body a, body b, first-contact flag in ``arbiters``) to ``pairs`` from index ``used``.
+    Returns (number of first contacts, new ``used``); (-1, ``used``) if ``pairs`` is too short."""
+    n = num // 3
+    if used + 2 * n > pairs.shape[0]:
+        return -1, used
+    first = 0
+    for k in range(n):
+        pairs[used] = arbiters[3 * k]
+        pairs[used + 1] = arbiters[3 * k + 1]
+        used += 2
+        if arbiters[3 * k + 2] != 0:
+            first += 1
+    return first, used

@@ -50,6 +50,8 @@ class _Batch:
             vy=float(vy),
             omega=float(omega),
         )
+        # the swept collision steps skip pairs of different shots (they never touch)
+        self.world.set_contact_group(die_id, shot)
         self.ids.append(die_id)
         self.tags[die_id] = shot
         self._space = None  # re-tag before stepping
@@ -184,11 +186,13 @@ class WorldSimulator:
         T = np.asarray(targets, dtype=float).reshape(-1, 3)
         if not len(S):
             return np.zeros((0, 6))
-        b = _Batch(self.board, params)
+        # one World per shot: a contact's collision steps depend on every pair at risk in the
+        # World (physics.evolve), so two colliding shots in one World would not each run as alone
+        out = np.empty((len(S), 6))
         for k in range(len(S)):
-            b.add(f"s{k}", k, *S[k])
-            b.add(f"t{k}", k, *T[k])
-        b.run()
-        s = b.poses([f"s{k}" for k in range(len(S))])
-        t = b.poses([f"t{k}" for k in range(len(S))])
-        return np.concatenate([s, t], axis=1)
+            b = _Batch(self.board, params)
+            b.add("s", 0, *S[k])
+            b.add("t", 0, *T[k])
+            b.run()
+            out[k] = b.poses(["s", "t"]).reshape(-1)
+        return out

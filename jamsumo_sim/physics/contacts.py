@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import step_kernels
 from ..events import COLLISION, Event
 from ..flick import pitch_tumble_rate, strike_pitch_rate
 from . import platforms, view
@@ -19,14 +20,20 @@ if TYPE_CHECKING:
     from .world import World
 
 
+def grow_pairs(w: World, num: int, used: int) -> tuple[int, int]:
+    """``w._pairs`` was too short for this collision step's arbiters: double it and note them."""
+    size = max(2 * len(w._pairs), used + 2 * num)
+    pairs = np.zeros(size, dtype=np.uintp)
+    pairs[:used] = w._pairs[:used]
+    w._pairs = pairs
+    return step_kernels.note_contacts(w._arb_ints, num, pairs, used)
+
+
 def collect_collisions(w: World, t: float) -> None:
-    """Contacts of the collision step just taken (the cached arbiters in ``w._abuf``): note the
-    touching pairs, log first contacts as collision events (tumbles, platform climbs)."""
+    """First contacts of the collision step just taken (the cached arbiters in ``w._abuf``) as
+    collision events (tumbles, platform climbs)."""
     ints = w._arb_ints[: w._abuf._int_arr.num].reshape(-1, 3)
-    w._contacts.append(ints[:, :2].copy())
     first = ints[:, 2].nonzero()[0]
-    if first.size == 0:
-        return
     imp = w._arb_floats[: 2 * len(ints)].reshape(-1, 2)
     if w._dirty:
         view.read(w)
@@ -113,10 +120,9 @@ def limit_contact_energy(w: World, pre: np.ndarray) -> None:
         return i
 
     index = {d.body.id: i for i, d in enumerate(w._order)}
-    for pairs in w._contacts:
-        for a_id, b_id in pairs.tolist():
-            ia, ib = index.get(a_id, n), index.get(b_id, n)
-            parent[find(ia)] = find(ib)
+    for a_id, b_id in w._pairs[: w._pairs_used].reshape(-1, 2).tolist():
+        ia, ib = index.get(a_id, n), index.get(b_id, n)
+        parent[find(ia)] = find(ib)
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(i)

@@ -81,6 +81,7 @@ class DieRecord:
     fall_time: float | None = None  # s since the die lost support over the hole
     fresh: bool = False  # launched impulsively: next friction kick is a half step
     riding: bool = False  # sliding over the hole's far rim on its rounded edge
+    group: int = 0  # dice of different groups never touch (World.set_contact_group)
     x: float = 0.0  # pose/velocity cache; authoritative when the die is out of the space
     y: float = 0.0
     angle: float = 0.0

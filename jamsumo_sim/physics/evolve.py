@@ -1,33 +1,87 @@
-"""One model step, the hot path: friction kick -> collision substeps (Chipmunk) with a look at the
-cached arbiters after each -> one batch read -> screen the state and kick for the next step in one
-compiled call -> Python bookkeeping only when the screen or a contact asks for it.
+"""One model step, the hot path: friction kick -> collision steps (Chipmunk) with a look at the
+cached arbiters after each -> one batch read -> screen the state, kick and count the collision steps
+for the next step in one compiled call -> Python bookkeeping only when the screen or a contact asks.
 
 Velocities are leapfrog-staggered: a die launched by a flick first gets a half kick, so constant
 deceleration integrates exactly.
+
+Collision steps per model step (physics.md s8.1): Chipmunk has no continuous collision detection,
+so a spinning die's corner (up to ~15.6 m/s at the launch cap and full offset) could pass another
+die between two collision steps.  A swept test (:func:`jamsumo_sim.step_kernels.swept_substeps`)
+looks at every pair of shapes (two dice, a die and a platform wall) that can touch within the step.
+If none sweeps towards the other farther than ``SWEEP_FRACTION`` of a die's size, ``QUIET_STEPS``
+(one) collision step takes the whole step: nothing can be missed or met deep.  Otherwise at least
+``collision_substeps``, and short enough that no such pair moves more than that per collision step
+(at most one every ``MIN_COLLISION_STEP``), after one leading step up to the first time such a pair
+could touch.  The count follows from the state only, so it is deterministic.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import step_kernels
+from ..params import PhysicsParams
 from . import _chipmunk, contacts, support, view
 
 if TYPE_CHECKING:
     from .world import World
 
+# Most two shapes may sweep towards each other per collision step, as a fraction of the die's
+# size (0.5 mm at 16 mm): a contact is then met at most this deep, well inside the rounded edge.
+SWEEP_FRACTION = 1.0 / 32.0
+# Shortest collision step (s): bounds the cost of a step (64 collision steps at dt = 2 ms).
+MIN_COLLISION_STEP = 1.0 / 32000.0
+# Collision steps of a step in which no pair is at risk: one integrates free motion exactly and
+# resolves slow contacts (fine-step references in the tests raise it).
+QUIET_STEPS = 1
+# False: every step takes exactly ``collision_substeps`` collision steps, as model 0.3 did (for
+# tests and benchmarks that show what the swept steps change; not a user setting).
+SWEPT = True
+
+
+def sweep_params(p: PhysicsParams) -> np.ndarray:
+    """The swept test's parameters for these physics parameters (step_kernels.sweep_params)."""
+    n_max = max(p.collision_substeps, math.ceil(p.dt / MIN_COLLISION_STEP - 1e-9))
+    return step_kernels.sweep_params(
+        dt=p.dt,
+        half=0.5 * p.die_size,
+        r_corner=p.die_size / math.sqrt(2.0),
+        s_max=SWEEP_FRACTION * p.die_size,
+        n_quiet=QUIET_STEPS,
+        n_floor=p.collision_substeps,
+        n_max=n_max,
+    )
+
+
+def collision_steps(w: World) -> tuple[int, float]:
+    """(collision steps, length of a leading one in s or 0) for the model step about to be taken,
+    from the state just read (step_kernels.swept_substeps)."""
+    if not SWEPT:
+        return w.params.collision_substeps, 0.0
+    if not w._order:
+        return QUIET_STEPS, 0.0
+    return step_kernels.swept_substeps(w._rbase, w._rows, w._groups, w._wall_boxes, w._sweep_prm)
+
 
 def step(w: World) -> None:
-    """Advance one fixed model step ``params.dt`` (``collision_substeps`` Space steps)."""
+    """Advance one fixed model step ``params.dt`` (collision steps: :func:`collision_steps`)."""
     p = w.params
     if w._dirty or not w._current:
         view.read(w)
     pending = w._pending
-    if pending is None and w._order:
-        pending = step_kernels.kick(w._rbase, w._rows, w._flags, w._wbuf, w._prm, w._pts)
-    kicked, ke_before = pending if pending is not None else (0, 0.0)
+    if pending is None:
+        n_sub, lead = collision_steps(w)
+        if w._order:
+            pending = step_kernels.kick(w._rbase, w._rows, w._flags, w._wbuf, w._prm, w._pts)
+    elif SWEPT:
+        n_sub, lead = pending[2], pending[3]
+    else:
+        n_sub, lead = p.collision_substeps, 0.0
+    kicked, ke_before = pending[:2] if pending is not None else (0, 0.0)
     w._pending = None
     if w._any_fresh:
         for d in w._order:
@@ -39,7 +93,6 @@ def step(w: World) -> None:
     w._unchecked = False
     w._current = False
     w._canonical = False
-    w._contacts: list[np.ndarray] = []
     space = w.space
     # pymunk's wrapper only when it has work queued (bodies added since the last step to check);
     # otherwise Chipmunk's step directly (nothing here adds or removes during a step, and the
@@ -47,34 +100,51 @@ def step(w: World) -> None:
     wrapped = _chipmunk.has_queued_work(space)
     cspace = space._space
     afloats, aints, adata = w._abuf._float_arr, w._abuf._int_arr, w._adata
-    n_sub = p.collision_substeps
-    sub = p.dt / n_sub
+    # n_sub equal collision steps, or a leading one of length lead and n_sub - 1 equal ones
+    sub = p.dt / n_sub if lead == 0.0 else (p.dt - lead) / (n_sub - 1)
+    used = 0  # the touching pairs of all collision steps, for the energy limiter
     for k in range(n_sub):
+        h = lead if k == 0 and lead > 0.0 else sub
         if wrapped and k == 0:
-            space.step(sub)
+            space.step(h)
         else:
-            _chipmunk.space_step(cspace, sub)
+            _chipmunk.space_step(cspace, h)
         afloats.num = 0
         aints.num = 0
         _chipmunk.each_cached_arbiter(cspace, _chipmunk.GET_ARBITERS, adata)
-        if aints.num:
-            contacts.collect_collisions(w, (w.steps - 1 + (k + 1) / n_sub) * p.dt)
+        num = aints.num
+        if num:
+            first, used = step_kernels.note_contacts(w._arb_ints, num, w._pairs, used)
+            if first < 0:
+                first, used = contacts.grow_pairs(w, num, used)
+            if first:
+                done = (k + 1) / n_sub if lead == 0.0 else (lead + k * sub) / p.dt
+                contacts.collect_collisions(w, (w.steps - 1 + done) * p.dt)
+    w._pairs_used = used
     was_dirty = w._dirty
     view.read(w)
     if not w._order:
         return
     # the velocities this step's contacts started from (the kick below overwrites them)
-    pre = w._wbuf[w._rows] if w._contacts else None
-    # screen this state and kick for the next step in one call (the kick is dropped if
-    # the bookkeeping below changes anything)
-    code, ke_after, kicked, ke_kicked = step_kernels.advance(
-        w._rbase, w._rows, w._flags, w._wbuf, w._prm, w._pts
+    pre = w._wbuf.copy() if used else None
+    # screen this state, kick and count the collision steps for the next step in one call (all
+    # dropped if the bookkeeping below changes anything)
+    code, ke_after, kicked, ke_kicked, n_next, lead_next = step_kernels.finish_step(
+        w._rbase,
+        w._rows,
+        w._flags,
+        w._wbuf,
+        w._prm,
+        w._pts,
+        w._groups,
+        w._wall_boxes,
+        w._sweep_prm,
     )
     w._screened = code
     if kicked >= 0:
-        w._pending = (kicked, ke_kicked)
+        w._pending = (kicked, ke_kicked, n_next, lead_next)
     if pre is not None and not was_dirty and ke_after > ke_before:
-        contacts.limit_contact_energy(w, pre)
+        contacts.limit_contact_energy(w, pre[w._rows])
     if code & step_kernels.NEAR_EDGE_OR_HOLE or w._special:
         support.after_step(w)
         if w._dirty or not w._current:

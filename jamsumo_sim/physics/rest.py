@@ -74,8 +74,13 @@ def run_until_rest(w: World, max_time: float = 30.0) -> ShotResult:
     start_events = len(w.events)
     limit = start_steps + max(1, int(math.ceil(max_time / w.params.dt - 1e-9)))
     rested = at_rest(w)
+    moving = step_kernels.ALL_RESTING
     while not rested and w.steps < limit:
         evolve.step(w)
+        # the step's own screen says some die moves and nothing changed since: not at rest
+        # (what at_rest would find, without the call)
+        if w._screened >= 0 and not w._screened & moving and w._current and not w._dirty:
+            continue
         rested = at_rest(w)
     if rested:
         settle(w)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import step_kernels
 from ..events import HOLE, OFF_BOARD, SKIM, Event
 from ..flick import speed_after_trip, trip_speed
 from . import platforms, view
@@ -54,21 +55,8 @@ def after_step(w: World) -> None:
 
 def supported(w: World, i: int) -> bool:
     """Centre of mass inside the convex hull of the footprint's part outside the hole disk."""
-    x, y = view.pos(w)[i]
-    r = w.board.hole_radius
-    if x * x + y * y >= r * r:
-        return True
-    a = view.ang(w)[i]
-    c, s = math.cos(a), math.sin(a)
-    fp = w._footprint
-    px = x + c * fp[:, 0] - s * fp[:, 1]
-    py = y + s * fp[:, 0] + c * fp[:, 1]
-    keep = px * px + py * py >= r * r
-    if not keep.any():
-        return False
-    ang = np.sort(np.arctan2(py[keep] - y, px[keep] - x))
-    gaps = np.diff(np.concatenate([ang, ang[:1] + 2 * math.pi]))
-    return bool(gaps.max() < math.pi)
+    st = w._rbase[w._rows[i]]
+    return step_kernels.supported(st[0], st[1], st[2], w._footprint, w.board.hole_radius)
 
 
 def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
@@ -86,7 +74,10 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
     if d.fall_time is None:
         if supported(w, i):
             return False
-        d.fall_time = 0.0
+        # it has fallen through the step just taken: exactly for a die put down (or stopped) over
+        # the hole, at most one step too long for one that slid off the rim during the step; so
+        # `hole` fires within a step of the free-fall time at the free-fall depth
+        d.fall_time = p.dt
         w._special = True
         return True
     d.fall_time += p.dt

@@ -34,6 +34,9 @@ def init_buffers(w: World) -> None:
     w._adata = _chipmunk.batch_request(w._abuf, _chipmunk.ARB_FIELDS)
     w._arb_ints = np.zeros(0, dtype=np.uintp)  # (body a, body b, first contact) per arbiter
     w._arb_floats = np.zeros(0)  # (impulse x, impulse y) per arbiter
+    # the touching (body a, body b) ids of a step's collision steps (evolve, the energy limiter)
+    w._pairs = np.zeros(4096, dtype=np.uintp)
+    w._pairs_used = 0
     w._current = False
     w._dirty = True
     w._unchecked = False
@@ -128,6 +131,7 @@ def refresh_flags(w: World, nrows: int) -> None:
         ],
         dtype=np.int8,
     )
+    w._groups = np.array([d.group for d in order], dtype=np.int64)
     w._all_grounded = all(d.fall_time is None for d in order)
     w._any_fresh = any(d.fresh for d in order)
     special = [bool(d.straddle or d.level or d.riding or d.fall_time is not None) for d in order]

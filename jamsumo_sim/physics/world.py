@@ -3,8 +3,8 @@
 A thin façade over the physics package; each concern lives in its own module:
 
 - :mod:`.evolve` one fixed step (:meth:`World.step`): friction kick (coupled patch friction and the
-  surface force, compiled in :mod:`jamsumo_sim.step_kernels`), ``collision_substeps`` Chipmunk steps,
-  one batch read, the screen for edge, hole and rest;
+  surface force, compiled in :mod:`jamsumo_sim.step_kernels`), Chipmunk collision steps (as many as
+  the swept test of the fastest corners asks for), one batch read, the screen for edge, hole and rest;
 - :mod:`.view` the batch buffers (one ``pymunk.batch`` read/write of all dice per step) and
   :mod:`._chipmunk` the only code touching pymunk internals;
 - :mod:`.space` the Space's assembly (die bodies, platform walls, filters, canonical rebuild);
@@ -21,8 +21,9 @@ exactly and rebuilds the Space from the rest state (dropping Chipmunk's cached c
 rest state is canonical: a world restored from :meth:`snapshot` re-simulates bit-identically.
 
 Cost: per model step, one batch read, one compiled call (screen the state for the edge, the hole and
-rest; kick for the next step), one batch write, and per collision step Chipmunk's step plus a look at
-its cached contacts; Python runs only when something happens.  See ``benchmarks/bench_physics.py``.
+rest; kick and count the collision steps for the next step), one batch write, and per collision
+step Chipmunk's step plus a look at its cached contacts; Python runs only when something happens.
+See ``benchmarks/bench_physics.py``.
 """
 
 from __future__ import annotations
@@ -91,6 +92,10 @@ class World:
         gx, gy = np.meshgrid(g, g, indexing="ij")
         self._footprint = np.stack([gx.ravel(), gy.ravel()], axis=1)
         self._half_diag = p.die_size / math.sqrt(2)
+        # the platforms' wall boxes and the swept collision steps' parameters (evolve)
+        walls = np.array([plat.bounds for plat in self.board.platforms], dtype=float)
+        self._wall_boxes = np.ascontiguousarray(walls.reshape(-1, 4))
+        self._sweep_prm = evolve.sweep_params(p)
         view.init_buffers(self)
 
     # --- dice ------------------------------------------------------------------------------
@@ -167,6 +172,14 @@ class World:
         self.remove_die(die_id)
         self.add_die(die_id, x, y, angle, orientation=orientation)
 
+    def set_contact_group(self, die_id: str, group: int) -> None:
+        """Promise that dice of different groups never touch: the caller drops their contacts (the
+        calibration runs many shots in one World this way).  The swept collision steps then ignore
+        such pairs, so a shot takes the collision steps it would take alone (unless a die of its
+        own group or a platform wall is at risk).  All dice start in group 0."""
+        self._get(die_id).group = int(group)
+        self._dirty = True  # re-index: the kernels read the groups in World order
+
     @property
     def die_ids(self) -> tuple[str, ...]:
         return tuple(self._dice)
@@ -239,7 +252,7 @@ class World:
         flicks.apply_flick(self, flick)
 
     def step(self) -> None:
-        """Advance one fixed model step ``params.dt`` (``collision_substeps`` Space steps)."""
+        """Advance one fixed model step ``params.dt`` (Space steps: :mod:`.evolve`)."""
         evolve.step(self)
 
     def at_rest(self) -> bool:

@@ -67,13 +67,6 @@ def test_released_die_is_caught_at_the_catch_depth(
     assert t_f <= ev.t <= t_f + 2 * dt + 1e-12
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the World's hole logic starts the fall clock at 0 at the end of the step in which the "
-    "die lost its support (it has been unsupported for that whole step when released at rest), "
-    "so `hole` fires 1-2 steps after the free-fall time and its depth is the free-fall depth "
-    "one step earlier",
-)
 @pytest.mark.parametrize("fraction, dt, substeps", [(0.5, 0.002, 2), (0.8, 0.001, 1)])
 def test_released_die_is_caught_within_one_step_of_free_fall(params, fraction, dt, substeps):
     p, ev = _release(params, NO_DISH, fraction, dt, substeps)
