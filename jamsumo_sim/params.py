@@ -21,8 +21,9 @@ from .fileio import read_toml, write_atomic
 
 PARAMS_VERSION = 1
 
-# Longest collision step (dt / collision_substeps): a die at the launch-speed cap then moves at
-# most 5 mm < a/3 per collision step, so dice never tunnel through each other (physics.md s1).
+# Longest collision step a pair at risk of contact may take (dt / collision_substeps): a die at the
+# launch-speed cap moves at most 5 mm < a/3 in it.  The swept count (physics/evolve.py) adds collision
+# steps for fast or spinning pairs; a step with no pair at risk takes one collision step of dt.
 MAX_COLLISION_STEP = 0.001
 
 

@@ -54,9 +54,8 @@ def test_released_die_is_caught_at_the_catch_depth(
     params, board, fraction, dt, substeps, x, y, angle
 ):
     """Released over the hole: ``hole`` fires once the die has fallen fraction x die size (the
-    event's depth), no later than the first step past that depth, and at the free-fall time t_f
-    (the model starts the fall clock at the end of the first step, so up to two steps late; see
-    the xfail below)."""
+    event's depth), no later than the first step past that depth, and within one step of the
+    free-fall time t_f."""
     p, ev = _release(params, BOARDS[board], fraction, dt, substeps, x, y, angle)
     a, g = p.die_size, p.gravity
     t_f = _catch_time(p)
@@ -64,7 +63,7 @@ def test_released_die_is_caught_at_the_catch_depth(
     assert depth >= fraction * a
     assert depth < 0.5 * g * (t_f + dt) ** 2  # caught on the first step past the catch depth
     assert depth <= 0.5 * g * ev.t**2 + 1e-15  # never deeper than a free fall since the release
-    assert t_f <= ev.t <= t_f + 2 * dt + 1e-12
+    assert t_f <= ev.t <= t_f + dt + 1e-12
 
 
 @pytest.mark.parametrize("fraction, dt, substeps", [(0.5, 0.002, 2), (0.8, 0.001, 1)])
