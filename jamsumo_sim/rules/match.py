@@ -510,31 +510,36 @@ class MatchState(State):
 
     # -- clone, views, checksums --------------------------------------------------------------------
     def clone(self) -> MatchState:
+        """An independent copy. The state is never changed meanwhile (no attribute is blanked while
+        copying), so whatever reads it on the same thread between frames sees it whole."""
+        memo = {
+            id(self.board): self.board,
+            id(self.physics): self.physics,
+            id(self.game): self.game,
+        }
+        return self._twin(memo)
+
+    def _twin(self, memo: dict[int, Any]) -> MatchState:
+        # the world is put in the memo so deepcopy skips it (never pickling the pymunk space), then
+        # copied with World.copy (exact, contact caches included); self is never modified
         world = self.world
-        self.world = None
-        try:
-            memo = {
-                id(self.board): self.board,
-                id(self.physics): self.physics,
-                id(self.game): self.game,
-            }
-            twin = copy.deepcopy(self, memo)
-        finally:
-            self.world = world
+        if world is not None:
+            memo[id(world)] = None
+        cls = type(self)
+        twin = cls.__new__(cls)
+        memo[id(self)] = twin
+        for k, v in self.__dict__.items():
+            setattr(twin, k, copy.deepcopy(v, memo))
         twin.world = world.copy() if world is not None else None
         return twin
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MatchState:
-        # deepcopy of a state (e.g. by a generic caller) goes through clone so the world is copied
-        # with World.copy (exact, contact caches included), never by pickling the pymunk space
+        # deepcopy of a state (e.g. by a generic caller) copies the world with World.copy too
         if self.world is None:
-            cls = type(self)
-            twin = cls.__new__(cls)
-            memo[id(self)] = twin
-            for k, v in self.__dict__.items():
-                setattr(twin, k, copy.deepcopy(v, memo))
-            return twin
-        return self.clone()
+            return self._twin(memo)
+        twin = self.clone()
+        memo[id(self)] = twin
+        return twin
 
     def _die_views(self) -> list[DieView]:
         out = []

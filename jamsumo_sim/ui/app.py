@@ -10,7 +10,6 @@ T turn the view to the player whose turn it is (on/off) · Esc or right-click ca
 
 from __future__ import annotations
 
-import threading
 import time
 import warnings
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from typing import Any
 import pygame
 
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.ui import autosave
+from jamsumo_sim.ui import autosave, bot_worker, screenshot
 from jamsumo_sim.ui.animator import Animator, Pose, rest_poses
 from jamsumo_sim.ui.draw_board import render_background, render_table
 from jamsumo_sim.ui.draw_dice import DieLook, draw_dice
@@ -100,6 +99,7 @@ class App:
         self.session = session
         self.sync_bots = sync_bots
         self.autosave_enabled = autosave_enabled
+        self.autosave_error: str | None = None  # the last autosave failure (the CLI reports it)
         self.resume_offer = resume_offer  # (description, callable returning a Session)
         self.replay_dir = replay_dir or Path.cwd()
         self.paused = False
@@ -119,8 +119,7 @@ class App:
         self.message = ""
         self.mouse_world: tuple[float, float] | None = None
         self.bot_wait = 0.0
-        self._bot_thread: threading.Thread | None = None
-        self._bot_result: list[Any] = []
+        self._bot_job: bot_worker.BotJob | None = None
         self._bg_key: tuple[Any, ...] | None = None
         self._bg: pygame.Surface | None = None
         self._panel: pygame.Surface | None = None
@@ -443,32 +442,25 @@ class App:
             return
         if self.paused:
             return
-        if self._bot_thread is None and not self._bot_result:
+        job = self._bot_job
+        if job is None:
             self.bot_wait += dt
             if self.bot_wait < self.bot_pause:
                 return
-            if self.sync_bots:
-                self._bot_result.append(self.session.bot_action())
-            else:
-                self._bot_thread = threading.Thread(target=self._think, daemon=True)
-                self._bot_thread.start()
-                return
-        if self._bot_thread is not None and self._bot_thread.is_alive():
+            # the bot's copy of the match is taken here, on this thread (see bot_worker)
+            self._bot_job = job = bot_worker.start(self.session, seat, threaded=not self.sync_bots)
+        if not job.done():
             return
-        self._bot_thread = None
-        if self._bot_result:
-            result = self._bot_result.pop()
-            self.bot_wait = 0.0
-            if isinstance(result, BaseException):
-                self.message = f"Bot failed: {result}"
-                raise result
-            self.start_shot(seat, result)
-
-    def _think(self) -> None:
+        self._bot_job = None
+        if not job.matches(self.session, seat):
+            return  # the match moved on while the bot thought: ask again
+        self.bot_wait = 0.0
         try:
-            self._bot_result.append(self.session.bot_action())
-        except BaseException as exc:  # noqa: BLE001 - reported on the main thread
-            self._bot_result.append(exc)
+            action = job.take()
+        except Exception as exc:
+            self.message = f"Bot failed: {exc}"
+            raise
+        self.start_shot(seat, action)
 
     def update(self, dt: float) -> None:
         if self.turning is not None:
@@ -487,12 +479,16 @@ class App:
     def autosave(self) -> None:
         if not self.autosave_enabled:
             return
+        if self.resume_offer is not None:
+            return  # the saved match stays as it is until the person has answered the offer
         data = self.session.save_data()
         if data is None:
             return
         try:
             autosave.save(data)
-        except OSError as exc:
+            self.autosave_error = None
+        except (UserError, OSError) as exc:
+            self.autosave_error = str(exc)
             self.message = f"Autosave failed: {exc}"
 
     def save_replay(self) -> None:
@@ -501,7 +497,7 @@ class App:
         try:
             self.session.save_replay(str(path))
             self.message = f"Replay saved to {path}"
-        except (NotImplementedError, OSError, ImportError) as exc:
+        except (UserError, NotImplementedError, OSError, ImportError) as exc:
             self.message = f"Cannot save a replay: {exc}"
 
     def close(self) -> None:
@@ -521,8 +517,13 @@ class App:
             self.session = make()
             self.message = "Resumed the saved match."
         else:
-            moved = autosave.archive()
-            self.message = f"Saved match kept as {moved.name}" if moved else ""
+            try:
+                moved = autosave.archive()
+                self.message = f"Saved match kept as {moved.name}" if moved else ""
+            except UserError as exc:
+                # it cannot be moved aside: keep it, and do not overwrite it with this match
+                self.autosave_enabled = False
+                self.message = f"{exc}; this match will not be autosaved"
         self._sync_view()
 
     # --- drawing ------------------------------------------------------------------------------
@@ -759,9 +760,4 @@ class App:
         return 0
 
     def screenshot(self, path: str) -> None:
-        target = Path(path)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            pygame.image.save(self.screen, str(target))
-        except (OSError, pygame.error) as exc:
-            raise UserError(f"cannot save screenshot {path}: {exc}") from None
+        screenshot.save(self.screen, path)

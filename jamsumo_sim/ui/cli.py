@@ -5,12 +5,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.limits import check_count, seed_arg
 
 MODES = ("jam", "sumo", "jamsumo")
 DEFAULT_SEATS = "human,planner"
+
+# Window sizes: the smallest the layout works at, the largest an 8K screen shows (a bigger window
+# would only cost memory: 100000x100000 pixels is 40 GB of surfaces).
+MIN_SIZE = (1024, 640)
+MAX_SIZE = (7680, 4320)
+# --frames (1/60 s each): far longer than any match lasts (about 28 minutes of play).
+MAX_FRAMES = 100_000
 
 
 def register(subparsers: Any) -> None:
@@ -29,12 +37,19 @@ def register(subparsers: Any) -> None:
         help="comma-separated seat kinds, 2-4 of: human, planner[:easy|normal|hard], random "
         "(default human,planner)",
     )
-    p.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="match seed, 0 to 2**64-1 (default 0)")
     p.add_argument(
         "--params", metavar="P.toml", help="physics parameters file (e.g. from calibrate)"
     )
-    p.add_argument("--frames", type=int, metavar="N", help="run N frames (1/60 s each) and exit")
-    p.add_argument("--screenshot", metavar="PATH", help="save a PNG of the last frame")
+    p.add_argument(
+        "--frames",
+        type=_frames_arg,
+        metavar="N",
+        help=f"run N frames (1/60 s each, 1 to {MAX_FRAMES}) and exit",
+    )
+    p.add_argument(
+        "--screenshot", metavar="PATH", help="save the last frame (.png, .bmp, .tga or .jpg)"
+    )
     p.add_argument(
         "--resume", action="store_true", help="resume the autosaved match without asking"
     )
@@ -44,7 +59,10 @@ def register(subparsers: Any) -> None:
         help="free play on the bare board: flick any die, no rules",
     )
     p.add_argument(
-        "--size", default=None, metavar="WxH", help="window size in pixels (default 1280x800)"
+        "--size",
+        default=None,
+        metavar="WxH",
+        help="window size in pixels, 1024x640 to 7680x4320 (default 1280x800)",
     )
     p.set_defaults(func=run)
 
@@ -63,15 +81,28 @@ def parse_seats(text: str, bots: list[str]) -> list[str]:
     return seats
 
 
+def _frames_arg(text: str) -> int:
+    try:
+        return check_count(int(text) if len(text) <= 30 else None, "N", 1, MAX_FRAMES)
+    except (ValueError, UserError):
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number from 1 to {MAX_FRAMES}, not {text[:30]!r}"
+        ) from None
+
+
 def parse_size(text: str | None) -> tuple[int, int] | None:
     if text is None:
         return None
+    (lw, lh), (hw, hh) = MIN_SIZE, MAX_SIZE
+    bounds = f"from {lw}x{lh} to {hw}x{hh}"
     try:
+        if len(text) > 30:
+            raise ValueError
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise UserError(f"--size must look like 1280x800, not {text!r}") from None
-    if w < 1024 or h < 640:
-        raise UserError(f"--size must be at least 1024x640, not {text!r}")
+        raise UserError(f"--size must look like 1280x800 ({bounds}), not {text[:30]!r}") from None
+    if not (lw <= w <= hw and lh <= h <= hh):
+        raise UserError(f"--size must be {bounds}, not {text!r}")
     return (w, h)
 
 
@@ -92,23 +123,28 @@ def physics_overrides(path: str | None) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.frames is not None and args.frames < 1:
-        raise UserError("--frames must be at least 1")
-    if args.seed < 0:
-        raise UserError(f"--seed must be a non-negative integer, not {args.seed}")
+    # every argument and output path is checked before the window opens or a match is played
+    if args.frames is not None:
+        check_count(args.frames, "--frames", 1, MAX_FRAMES)
     size = parse_size(args.size)
+    if args.screenshot is not None:
+        from jamsumo_sim.ui.autosave import autosave_path
+        from jamsumo_sim.ui.screenshot import check_path
+
+        check_path(args.screenshot, inputs=[args.params, autosave_path()])
     physics = physics_overrides(args.params)
     if args.frames is None and not has_display():
+        if args.screenshot is not None:
+            raise UserError("--screenshot needs a display or --frames N (there is no display)")
         return demo_match(args, physics)
     if args.frames is not None and not has_display():
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from jamsumo_sim.ui import autosave
     from jamsumo_sim.ui.app import App
 
-    session, offer = make_session(args, physics)
     headless = args.frames is not None
+    session, offer = make_session(args, physics, headless)
     app = App(
         session,
         size=size,
@@ -119,19 +155,42 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         app.run(frames=args.frames, screenshot=args.screenshot)
+    except KeyboardInterrupt:
+        _report_save(app, sys.stderr)  # run() saved the match (unless an offer was pending)
+        raise
     finally:
         import pygame
 
         pygame.quit()
-    if app.autosave_enabled and app.session.save_data() is not None and not app.session.finished():
-        print(
-            f"jamsumo: match saved to {autosave.autosave_path()} (resume with: jamsumo play --resume)"
-        )
+    _report_save(app, sys.stdout)
     return 0
 
 
-def make_session(args: argparse.Namespace, physics: dict[str, Any]):
-    """The session to play and, if an autosaved match exists, an offer to resume it."""
+def _report_save(app, out: TextIO) -> None:  # noqa: ANN001 - the App (pygame is imported late)
+    """One line: where the match is kept (on ``out``), or (on stderr) why it could not be saved."""
+    from jamsumo_sim.ui import autosave
+
+    path = autosave.autosave_path()
+    if app.autosave_error is not None:
+        print(f"jamsumo: the match could not be saved: {app.autosave_error}", file=sys.stderr)
+    elif app.resume_offer is not None:
+        print(
+            f"jamsumo: the saved match was left as it was in {path} "
+            "(resume with: jamsumo play --resume)",
+            file=sys.stderr,
+        )
+    elif (
+        app.autosave_enabled and app.session.save_data() is not None and not app.session.finished()
+    ):
+        print(f"jamsumo: match saved to {path} (resume with: jamsumo play --resume)", file=out)
+
+
+def make_session(args: argparse.Namespace, physics: dict[str, Any], headless: bool = False):
+    """The session to play and, if an unfinished autosaved match exists, an offer to resume it.
+
+    A damaged autosave is reported in one line on stderr, moved aside (kept) and a new match starts.
+    Headless runs (``--frames``) do not read the autosave unless ``--resume`` asks for it.
+    """
     from jamsumo_sim.ui import autosave
 
     if args.sandbox:
@@ -143,19 +202,26 @@ def make_session(args: argparse.Namespace, physics: dict[str, Any]):
         params = PhysicsParams.from_board(board).with_overrides(physics)
         return SandboxSession(board, params, seed=args.seed), None
     from jamsumo_sim.turnloop import get_game
-    from jamsumo_sim.ui.match_session import new_match, resume_match
+    from jamsumo_sim.ui.match_session import new_match
 
     game = get_game(args.mode)
     seats = parse_seats(args.seats, sorted(game.bots()))
-    saved = autosave.load()
+    if headless and not args.resume:
+        return new_match(args.mode, seats, args.seed, physics), None
+    saved = autosave.load_match()
     if args.resume:
-        if saved is None:
-            raise UserError(f"no saved match to resume (looked for {autosave.autosave_path()})")
-        return resume_match(saved), None
+        if saved.session is None:
+            raise UserError(
+                saved.problem or f"no saved match to resume (looked for {autosave.autosave_path()})"
+            )
+        return saved.session, None
+    if saved.problem:
+        print(f"jamsumo: {saved.problem}", file=sys.stderr)
     session = new_match(args.mode, seats, args.seed, physics)
     offer = None
-    if saved is not None and saved.get("kind") == "match" and not saved.get("finished"):
-        offer = (autosave.describe(saved), lambda: resume_match(saved))
+    if saved.unfinished and saved.data is not None:
+        resumed = saved.session
+        offer = (autosave.describe(saved.data), lambda: resumed)
     return session, offer
 
 

@@ -8,9 +8,10 @@ turn loop's ``seat_view``; shots are animated from ``state.preview(action)`` and
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+from jamsumo_sim.errors import UserError
 from jamsumo_sim.turnloop import CHANCE, State, seat_view
 from jamsumo_sim.turnloop.driver import chance_rng
 from jamsumo_sim.ui.panel import PanelInfo, PlayerRow, Table
@@ -148,11 +149,16 @@ class MatchSession(Session):
             lines.extend(e.text for e in self.state.log[seen:] if e.visible_to(None))
         return lines
 
-    def bot_action(self) -> Any:
+    def bot_task(self) -> Callable[[], Any]:
         seat = self.to_move()
         assert seat is not None and seat in self.agents
-        view = seat_view(self.state, seat)
-        return self.agents[seat].act(view)
+        agent = self.agents[seat]
+        # the copy is taken now, on the window's thread; the bot thinks on it and nothing else
+        mine = self.state.clone()
+        return lambda: agent.act(seat_view(mine, seat))
+
+    def position_key(self) -> Hashable:
+        return (id(self.state), len(self.state.history))
 
     # --- display --------------------------------------------------------------------------------
     def _name(self, seat: int) -> str:
@@ -293,11 +299,39 @@ def new_match(
     return MatchSession(state, seats)
 
 
-def resume_match(data: dict[str, Any]) -> MatchSession:
+def resume_match(data: dict[str, Any], where: str = "autosave") -> MatchSession:
+    """Rebuild a saved match (its history is replayed, so every move is checked again).
+
+    Any problem with the data is a one-line UserError starting with ``where``.
+    """
     from jamsumo_sim.turnloop import state_from_json
 
-    state = state_from_json(data["state"], "autosave")
-    return MatchSession(state, data["seats"])
+    try:
+        state = state_from_json(data["state"], where)
+        seats = _check_seats(data["seats"], state, where)
+        return MatchSession(state, seats)
+    except UserError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError) as exc:
+        # a saved file is untrusted input: whatever is wrong with it is a one-line error
+        text = str(exc).splitlines()[0][:120] if str(exc) else ""
+        raise UserError(
+            f"{where}: the saved match cannot be rebuilt ({text or type(exc).__name__})"
+        ) from None
+    except RecursionError:
+        raise UserError(f"{where}: the saved match is nested too deeply") from None
+
+
+def _check_seats(seats: Any, state: Any, where: str) -> list[str]:
+    """Seat kinds the window can play: one per player, each ``human`` or one of the game's bots."""
+    kinds = [HUMAN, *state.game.bots()]
+    if not isinstance(seats, list) or len(seats) != state.num_players:
+        raise UserError(f"{where}: 'seats' must list one kind per player ({state.num_players})")
+    for spec in seats:
+        kind = spec.partition(":")[0] if isinstance(spec, str) else None
+        if kind not in kinds:
+            raise UserError(f"{where}: unknown seat kind {str(spec)[:30]!r}")
+    return list(seats)
 
 
 def warn(text: str) -> None:

@@ -9,6 +9,7 @@ lives in :mod:`jamsumo_sim.ui.match_session`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,8 +113,17 @@ class Session:
         raise NotImplementedError
 
     def bot_action(self) -> Any:
-        """The bot's move for the seat to move (may take a while: the window calls it off-thread)."""
-        raise NotImplementedError
+        """The bot's move for the seat to move, computed here and now (``bot_task()()``)."""
+        return self.bot_task()()
+
+    def bot_task(self) -> Callable[[], Any]:
+        """Prepare the move of the bot to move, on the window's thread: a function that may then run
+        on another thread because it uses only its own copy of the match, never the live one."""
+        raise NotImplementedError("this session has no bots")
+
+    def position_key(self) -> Hashable:
+        """Changes whenever the match moves on (a bot's answer to an older position is dropped)."""
+        return None
 
     def advance_automatic(self) -> list[str]:
         """Apply any moves nobody chooses (chance: the round-marker roll-off); returns log lines."""

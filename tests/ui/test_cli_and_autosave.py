@@ -57,18 +57,23 @@ def test_bad_arguments_are_one_line_errors(capsys):
     assert "2 to 4 seats" in capsys.readouterr().err
     assert main(["play", "--seats", "human,wizard", "--frames", "1"]) == 2
     assert main(["play", "--size", "800x600", "--frames", "1"]) == 2
-    assert main(["play", "--seed", "-1", "--frames", "1"]) == 2
+    with pytest.raises(SystemExit) as exit_:  # argparse's own (one-line) usage error
+        main(["play", "--seed", "-1", "--frames", "1"])
+    assert exit_.value.code == 2
 
 
 def test_unwritable_screenshot_is_one_line_error(tmp_path, capsys):
-    for argv in (
-        ["play", "--seats", "random,random", "--frames", "1", "--screenshot", str(tmp_path)],
-        ["play", "--frames", "1", "--screenshot", str(tmp_path / "no.png" / "x.png")],
+    (tmp_path / "no.png").write_bytes(b"")
+    for argv, words in (
+        (["play", "--seats", "random,random", "--frames", "1", "--screenshot", str(tmp_path)], ""),
+        (
+            ["play", "--frames", "1", "--screenshot", str(tmp_path / "no.png" / "x.png")],
+            "is a file, not a folder",
+        ),
     ):
-        (tmp_path / "no.png").write_bytes(b"")
         assert main(argv) == 2
         err = capsys.readouterr().err.strip()
-        assert "cannot save screenshot" in err and len(err.splitlines()) == 1
+        assert "--screenshot" in err and words in err and len(err.splitlines()) == 1
 
 
 def test_without_a_display_a_demo_match_is_played(monkeypatch, capsys):
@@ -81,14 +86,16 @@ def test_without_a_display_a_demo_match_is_played(monkeypatch, capsys):
 
 
 def test_autosave_round_trip_and_archive(tmp_path):
-    assert autosave.load() is None
-    path = autosave.save(
-        {"kind": "match", "seats": ["human", "planner"], "state": {"game": "jam", "history": []}}
-    )
+    from jamsumo_sim.ui.match_session import new_match
+
+    assert autosave.load_match().data is None
+    session = new_match("jam", ["human", "planner"], 3)
+    path = autosave.save(session.save_data())
     assert path.parent.name == "jamsumo" and str(tmp_path) in str(path)
-    data = autosave.load()
-    assert data["kind"] == "match"
-    assert "jam match" in autosave.describe(data)
+    loaded = autosave.load_match()
+    assert loaded.problem is None and loaded.data["kind"] == "match"
+    assert loaded.session.state.digest() == session.state.digest()
+    assert "jam match" in autosave.describe(loaded.data)
     moved = autosave.archive()
     assert moved is not None and moved.exists() and not path.exists()
 
@@ -97,9 +104,10 @@ def test_a_damaged_autosave_is_kept_aside_not_trusted():
     path = autosave.autosave_path()
     path.parent.mkdir(parents=True)
     path.write_text("{ not json")
-    assert autosave.load() is None
+    loaded = autosave.load_match()
+    assert loaded.session is None and "not valid JSON" in loaded.problem
     assert not path.exists()
-    assert list(path.parent.glob("autosave-*.json"))
+    assert [p.read_text() for p in path.parent.glob("autosave-*.json")] == ["{ not json"]
 
 
 def test_the_match_is_autosaved_after_a_shot_and_resumes(tmp_path):
@@ -122,8 +130,7 @@ def test_the_match_is_autosaved_after_a_shot_and_resumes(tmp_path):
     )
     fast(app)
     run_until_idle(app)
-    data = autosave.load()
-    assert data is not None
+    data = autosave.read()
     saved = data["state"]["history"]
     assert saved == app.session.state.history
     again = resume_match(json.loads(json.dumps(data)))
