@@ -1,10 +1,16 @@
-"""A flick: an impulse from a fingertip on one side face of one die.
+"""A flick: a fingertip pad pushing one side face of one die (physics.md s8.3, docs/physics.md).
 
-``direction`` is the push direction (world radians, counter-clockwise from +x); ``impulse`` in N s
-(launch speed J/m, ~4.5 mN s per m/s for a 4.5 g die); ``offset`` in -0.5..0.5 of the face width along
-the struck face, positive to the left of the push direction (off-centre strikes spin the die: a strike
-left of centre turns it clockwise); ``height`` in 0..1 of the face height (0.5 = mid-height; higher
-strikes pitch the die forward and, hard enough, tumble it: physics.md s4).
+``direction`` is the finger's travel (world radians, counter-clockwise from +x).  The strength is
+exactly one of ``impulse`` (N s: the finger's impulse, launch speed J/m, ~4.5 mN s per m/s for a
+4.5 g die; older data and scripted tests) or ``finger_speed`` (m/s: what a person controls; the
+impulse is J = (1 + e_f) m_eff V_f with m_eff = m / (1 + 6 lever^2), so off-centre the same finger
+speed launches the die slower).  ``offset`` in -0.5..0.5 of the face width along the struck face,
+positive to the left of the push direction, is where the pad's centre meets the face; the pad
+(``finger_pad_width`` wide) pushes at most ``max_lever`` off-centre (off-centre strikes spin the
+die: a strike left of centre turns it clockwise).  ``height`` in 0..1 of the face height (0.5 =
+mid-height; higher strikes pitch the die forward and, hard enough, tumble it: physics.md s4).
+The finger's impulse has a normal part J_n and a tangential part J_t; friction holds
+|J_t| <= mu_finger J_n, so a push further off the face normal than atan(mu_finger) slips.
 """
 
 from __future__ import annotations
@@ -16,30 +22,38 @@ from typing import Any
 from .errors import UserError
 from .params import PhysicsParams
 
+STRENGTHS = ("impulse", "finger_speed")  # a flick gives exactly one of these
+
 
 @dataclass(frozen=True)
 class Flick:
     die: str
     direction: float
-    impulse: float
+    impulse: float | None = None
     offset: float = 0.0
     height: float = 0.5
+    finger_speed: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        # only the strength given: old impulse flicks read and write exactly as before
+        return {k: v for k, v in asdict(self).items() if v is not None or k not in STRENGTHS}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Flick:
         if not isinstance(d, dict):
-            raise UserError(f"a flick must be an object, got {d!r}")
-        unknown = set(d) - {"die", "direction", "impulse", "offset", "height"}
+            raise UserError(f"a flick must be an object, got {repr(d)[:30]}")
+        unknown = set(d) - {"die", "direction", "offset", "height", *STRENGTHS}
         if unknown:
             raise UserError(f"flick has unknown field {sorted(unknown)[0]!r}")
-        for k in ("die", "direction", "impulse"):
+        for k in ("die", "direction"):
             if k not in d:
                 raise UserError(f"flick lacks {k!r}")
+        given = [k for k in STRENGTHS if k in d]
+        if len(given) != 1:
+            which = "gives both" if given else "lacks"
+            raise UserError(f"flick {which} 'impulse' and 'finger_speed' (give exactly one)")
         vals = {}
-        for k in ("direction", "impulse", "offset", "height"):
+        for k in ("direction", "offset", "height", *STRENGTHS):
             if k in d:
                 v = d[k]
                 # huge ints overflow float(): bound them before any float arithmetic
@@ -54,9 +68,46 @@ class Flick:
         return cls(die=str(d["die"]), **vals)
 
 
+def max_lever(params: PhysicsParams) -> float:
+    """Furthest off-centre (fraction of the face) the pad can push: with its centre at the face's
+    edge, half the pad is on the face and the push acts at that half's centre, a/2 - w/4."""
+    return max(0.0, 0.5 - params.finger_pad_width / (4 * params.die_size))
+
+
+def lever(flick: Flick, params: PhysicsParams) -> float:
+    """Where (fraction of the face, from its centre) the finger's push acts: the offset, bounded."""
+    bound = max_lever(params)
+    return min(bound, max(-bound, flick.offset))
+
+
+def effective_mass(lever_: float, params: PhysicsParams) -> float:
+    """Mass of the die felt along the face normal at ``lever_``: 1/m + (lever a)^2 / I, inverted."""
+    return params.die_mass / (1 + 6 * lever_ * lever_)
+
+
+def finger_impulse(flick: Flick, params: PhysicsParams) -> float:
+    """The finger's impulse (N s) along its travel: the given impulse, or (1 + e_f) m_eff V_f."""
+    if flick.finger_speed is None:
+        return float(flick.impulse)  # type: ignore[arg-type]  # exactly one is set
+    m_eff = effective_mass(lever(flick, params), params)
+    return (1 + params.finger_restitution) * m_eff * flick.finger_speed
+
+
+def cone_parts(j: float, off_normal: float, params: PhysicsParams) -> tuple[float, float, bool]:
+    """(J_n, J_t, slipped) of an impulse ``j`` whose direction is ``off_normal`` radians from the
+    face's inward normal: friction gives at most mu_finger J_n along the face; beyond, the pad slips."""
+    jn = j * math.cos(off_normal)
+    jt = j * math.sin(off_normal)
+    limit = params.mu_finger * jn
+    if abs(jt) <= limit:
+        return jn, jt, False
+    return jn, math.copysign(limit, jt), True
+
+
 def launch_speed(flick: Flick, params: PhysicsParams) -> float:
-    """Launch speed (m/s) of the struck die: J / m."""
-    return flick.impulse / params.die_mass
+    """Launch speed (m/s) if the finger's whole impulse is delivered: J / m (the cone and the lever
+    only lower what the die gets; the cap ``max_launch_speed`` applies to this)."""
+    return finger_impulse(flick, params) / params.die_mass
 
 
 def struck_side(direction: float, die_angle: float) -> int:

@@ -17,6 +17,11 @@ lies inside the static limit |F| <= mu_s N, i.e. tan(slope) < mu_s; beyond it th
 with kinetic friction.  Velocities are staggered half a step (leapfrog: a fresh launch gets a half
 kick first), so a constant deceleration gives the exact stop distance v0^2/(2 mu g) for any dt.
 
+Air drag -c |v| v (``air_drag`` c = rho C_d a^2 / (2 m), physics.md s8.7) acts in the same kick as a
+trapezoidal step (mid-step speed from a predictor: second order like the leapfrog kick); it may stop
+a die within a step but never reverses or speeds it (for any speed); the normal
+force N the caller passes carries the bowl's v^2 term (:meth:`jamsumo_sim.surface.Surface.accel_and_normal`).
+
 These numpy functions state the laws; the World runs the same laws compiled
 (:mod:`jamsumo_sim.step_kernels`), and ``tests/physics/test_step_kernels.py`` checks the two agree.
 """
@@ -80,13 +85,15 @@ def friction_kick(
     mu_k: float,
     mu_s: float,
     points: np.ndarray,
+    drag: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Velocities after one friction step of length ``h`` for n dice on the board.
 
     ``v`` (n,) complex velocities vx + i vy, ``w`` (n,) spins, ``accel`` (n,) complex in-plane surface
     acceleration (dish slope, board tilt) or None (flat, level), ``normal`` the normal force N (scalar
     or (n,)), ``h`` the step (scalar or (n,)), ``points`` (K,) complex body-frame patch points
-    (:func:`patch_points` as x + i y).  Returns new (v, w); inputs are not modified.
+    (:func:`patch_points` as x + i y), ``drag`` the air drag c (1/m).  Returns new (v, w); inputs
+    are not modified.
     """
     moving = (v != 0) | (w != 0)
     if accel is None:
@@ -105,12 +112,13 @@ def friction_kick(
                     inertia,
                     mu_k,
                     points,
+                    drag,
                 )
             return v1, w1
-        return _kinetic(v, w, theta, None, normal, h, mass, inertia, mu_k, points)
+        return _kinetic(v, w, theta, None, normal, h, mass, inertia, mu_k, points, drag)
 
     if moving.all():
-        return _kinetic(v, w, theta, accel, normal, h, mass, inertia, mu_k, points)
+        return _kinetic(v, w, theta, accel, normal, h, mass, inertia, mu_k, points, drag)
     v1, w1 = v.copy(), w.copy()
     # Resting dice stay exactly still while the surface force is inside the static cone;
     # otherwise they start to slide, kinetic friction opposing the impending motion.
@@ -127,7 +135,7 @@ def friction_kick(
     if idx.size:
         v1[idx], w1[idx] = _kinetic(
             v[idx], w[idx], theta[idx], accel[idx], _take(normal, idx), _take(h, idx),
-            mass, inertia, mu_k, points,
+            mass, inertia, mu_k, points, drag,
         )  # fmt: skip
     return v1, w1
 
@@ -136,19 +144,44 @@ def _take(x, idx):
     return x[idx] if isinstance(x, np.ndarray) and x.ndim else x
 
 
-def _kinetic(v, w, theta, accel, normal, h, mass, inertia, mu_k, points):
+def _kinetic(v, w, theta, accel, normal, h, mass, inertia, mu_k, points, drag=0.0):
     """Explicit kinetic kick; components it would reverse stop (both: the die sticks).  The patch
     integral runs in the die's body frame (slip speeds are rotation invariant)."""
     rot = np.exp(1j * theta)
     ub = (v * rot.conj())[:, None] + (1j * w)[:, None] * points  # body-frame point velocities
     t = ub / np.maximum(np.abs(ub), 1e-300)  # unit slip directions (0 where u = 0)
     c = mu_k * normal * h / points.shape[0]  # impulse per quadrature point
-    vn = v - (t.sum(axis=1) * rot) * (c / mass)
+    dv = -(t.sum(axis=1) * rot) * (c / mass)
     if accel is not None:
-        vn = vn + accel * h
+        dv = accel * h + dv
+    vn = v + dv
+    if drag:
+        # trapezoidal drag: mid-step speed from a predictor; may stop the die, never reverses it
+        q = 1.0 / (1.0 + drag * np.abs(v) * h)
+        half_x = 0.5 * drag * h * np.abs(0.5 * (v + v * q + dv))
+        vn = (v * np.maximum(1.0 - half_x, 0.0) + dv) / (1.0 + half_x)
     wn = w - (points.conj() * t).imag.sum(axis=1) * (c / inertia)  # (r x t)_z = Im(conj(r) t)
     stop_v = (v.conj() * vn).real < 0
     stop_w = w * wn < 0
     stop_v |= (v == 0) & stop_w  # a component already at zero stays there
     stop_w |= (w == 0) & stop_v
     return np.where(stop_v, 0, vn), np.where(stop_w, 0, wn)
+
+
+def surface_kick(surface, pos, v, w, theta, on_dish, h, **kw):
+    """:func:`friction_kick` on ``surface`` (:class:`~jamsumo_sim.surface.Surface`) with the bowl's
+    v^2 normal force taken at the mid-step velocity, as the compiled kernel does: one kick with N
+    from ``v``, then the same kick again with N from the average of ``v`` and that result (second
+    order, as the leapfrog kick is).  ``kw``: friction_kick's keywords (mass, inertia, ...)."""
+    mass = kw["mass"]
+    if surface.trivially_flat:
+        return friction_kick(v, w, theta, None, mass * surface.g, h, **kw)
+    acc, normal = surface.accel_and_normal(pos, mass, on_dish=on_dish, vel=v)
+    v1, w1 = friction_kick(v, w, theta, acc, normal, h, **kw)
+    moving = (v != 0) | (w != 0)
+    _, mid = surface.accel_and_normal(
+        pos, mass, on_dish=on_dish, vel=np.where(moving, 0.5 * (v + v1), 0)
+    )
+    if np.array_equal(mid, normal):
+        return v1, w1
+    return friction_kick(v, w, theta, acc, mid, h, **kw)

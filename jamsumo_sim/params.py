@@ -56,12 +56,16 @@ RANGES: dict[str, Range] = {
     "restitution": Range(0.0, 1.0, "-", "a bounce never adds energy"),
     "mu_wood": Range(0.0, 2.0, "-", "friction coefficients of real materials"),
     "restitution_wood": Range(0.0, 1.0, "-", "a bounce never adds energy"),
+    "air_drag": Range(0.0, 1.0, "1/m", "0 = no air; rho C_d a^2 / (2 m) of real dice in air"),
     "patch_fraction": Range(0.1, 1.0, "-", "the patch lies under the die's face"),
     "patch_quadrature": Range(1, 16, "-", "N x N points per die per step", integer=True),
     "hole_catch_fraction": Range(0.0, 1.0, "-", "a fraction of the die's height"),
     "tumble_energy_retained": Range(0.0, 1.0, "-", "a tumble never adds energy"),
     "finger_width": Range(0.002, 0.05, "m", "a fingertip"),
     "finger_depth": Range(0.002, 0.1, "m", "a fingertip"),
+    "finger_pad_width": Range(0.002, 0.05, "m", "a fingertip's contact pad"),
+    "mu_finger": Range(0.0, 2.0, "-", "friction coefficients of real materials"),
+    "finger_restitution": Range(0.0, 1.0, "-", "a bounce never adds energy"),
     "max_launch_speed": Range(0.1, 5.0, "m/s", "the collision step is safe up to 5 m/s"),
     "dt": Range(0.0001, 0.01, "s", "smaller steps make a 20 s shot take hours"),
     "solver_iterations": Range(1, 100, "-", "contact solver work per collision step", integer=True),
@@ -113,12 +117,16 @@ class PhysicsParams:
     restitution: float
     mu_wood: float
     restitution_wood: float
+    air_drag: float
     patch_fraction: float
     patch_quadrature: int
     hole_catch_fraction: float
     tumble_energy_retained: float
     finger_width: float
     finger_depth: float
+    finger_pad_width: float
+    mu_finger: float
+    finger_restitution: float
     max_launch_speed: float
     dt: float
     solver_iterations: int

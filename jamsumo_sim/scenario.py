@@ -9,8 +9,12 @@ radians counter-clockwise)::
      "params": {"mu_board": 0.25, ...},
      "dice": [{"id": "red-1", "x": 0.0, "y": -0.1, "angle": 0.0, "vx": 0.0, "vy": 1.0,
                "omega": 0.0, "face": 4}],
-     "flicks": [{"die": "red-1", "direction": 1.5708, "impulse": 0.0045, "offset": 0.0, "height": 0.5}],
+     "flicks": [{"die": "red-1", "direction": 1.5708, "impulse": 0.0045, "offset": 0.0, "height": 0.5},
+                {"die": "red-1", "direction": 0.3, "finger_speed": 1.2}],
      "max_time": 20.0}
+
+A flick gives exactly one of ``impulse`` (N s, the finger's impulse) and ``finger_speed`` (m/s, the
+fingertip's speed: J = (1 + finger_restitution) m / (1 + 6 lever^2) V_f; see jamsumo_sim.flick).
 
 Parameters: the board's defaults, then ``--params`` file, then the scenario's ``params`` (by name).
 Dice take ``face`` (1..6, default 1) or ``orientation`` ([top, east, north]); ``angle``, ``vx``,
@@ -236,6 +240,7 @@ def build_world(
         if face is not None and (type(face) is not int or not 1 <= face <= 6):
             raise UserError(f"{where}.face must be an integer 1..6, got {json.dumps(face)}")
         world.add_die(d["id"], face=face, orientation=orientation, **vals)
+    _refuse_overlaps(dice, params)
 
     flicks_raw = scenario.get("flicks", [])
     if not isinstance(flicks_raw, list):
@@ -251,6 +256,26 @@ def build_world(
         if flicks[-1].die not in world.die_ids:
             raise UserError(f"flicks[{i}]: no die {flicks[-1].die!r} in the scenario")
     return world, flicks, max_time
+
+
+def _refuse_overlaps(dice: list[dict[str, Any]], params: PhysicsParams) -> None:
+    """One line naming the first two dice that start overlapping by more than the collision slop
+    (two coincident dice would otherwise stay coincident forever: physics.md s8.7)."""
+    from .calibration.limits import DataLimits, footprint_gap
+
+    lim = DataLimits.from_params(params)
+    reach = params.die_size * math.sqrt(2)  # centres farther apart never overlap
+    poses = [(float(d["x"]), float(d["y"]), float(d.get("angle", 0.0))) for d in dice]
+    for i, a in enumerate(poses):
+        for j in range(i + 1, len(poses)):
+            b = poses[j]
+            dist = math.hypot(b[0] - a[0], b[1] - a[1])
+            if dist < reach and footprint_gap(a, b, lim) < -params.collision_slop:
+                raise UserError(
+                    f"dice[{i}] ({dice[i]['id']!r}) and dice[{j}] ({dice[j]['id']!r}) start "
+                    f"overlapping (centres {dist * 1000:.1f} mm apart, dice "
+                    f"{params.die_size * 1000:g} mm wide)"
+                )
 
 
 def run_scenario(

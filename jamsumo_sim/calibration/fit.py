@@ -31,6 +31,7 @@ FITTABLE: dict[str, tuple[float, float]] = {
     "patch_fraction": (0.3, 1.0),
     "mu_wood": (0.0, 1.5),
     "restitution_wood": (0.0, 1.0),
+    "air_drag": (0.0, 1.0),  # 1/m: slides at several speeds separate it from mu_board
 }
 
 # |correlation| above which two fitted parameters are reported as not separately identifiable.

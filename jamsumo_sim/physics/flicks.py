@@ -1,5 +1,6 @@
 """The finger: the fair-flick check (limits, and the finger's box behind the struck face touching no
-other die) and the flick itself (impulse at the contact point; a high strike tumbles the die)."""
+other die) and the flick itself (the finger's impulse, within the friction cone, at the pad's lever
+on the struck face; a high strike tumbles the die)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..events import FLICK, Event
-from ..flick import Flick, contact_point, flick_tumbles, launch_speed, struck_side
+from ..flick import (
+    Flick,
+    cone_parts,
+    contact_point,
+    finger_impulse,
+    flick_tumbles,
+    launch_speed,
+    lever,
+    struck_side,
+)
 from .datatypes import ON_BOARD, DieRecord, IllegalAction
 from .tumbles import tumble
 
@@ -25,12 +35,15 @@ def check_flick(w: World, flick: Flick) -> str | None:
         return f"no die {flick.die!r}"
     if d.status != ON_BOARD or not d.in_space:
         return f"die {flick.die!r} is not in play ({d.status})"
-    for name in ("direction", "impulse", "offset", "height"):
+    given = [k for k in ("impulse", "finger_speed") if getattr(flick, k) is not None]
+    if len(given) != 1:
+        return "give exactly one of impulse and finger_speed"
+    for name in ("direction", "offset", "height", given[0]):
         v = getattr(flick, name)
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
             return f"{name} must be a finite number"
-    if flick.impulse <= 0:
-        return "impulse must be > 0"
+    if getattr(flick, given[0]) <= 0:
+        return f"{given[0]} must be > 0"
     v0 = launch_speed(flick, p)
     if v0 > p.max_launch_speed:
         return f"launch speed {v0:.3g} m/s is above the {p.max_launch_speed:g} m/s cap"
@@ -88,7 +101,9 @@ def boxes_overlap(c1, ax1, h1, c2, ax2, h2, tol: float) -> bool:
 
 
 def apply_flick(w: World, flick: Flick) -> None:
-    """Strike a die: impulse J along ``direction`` at the contact point on the struck face.
+    """Strike a die: the finger's impulse J along ``direction`` (given, or from its speed), at the
+    pad's lever on the struck face; its part along the face is at most mu_finger times its normal
+    part (beyond, the pad slips and only that much is delivered).
 
     Raises :class:`IllegalAction` with the reason if the flick is not fair.
     """
@@ -100,16 +115,27 @@ def apply_flick(w: World, flick: Flick) -> None:
     b = d.body
     x, y = b.position
     ang = b.angle
-    cx, cy = contact_point(flick, x, y, ang, p.die_size)
-    dx, dy = math.cos(flick.direction), math.sin(flick.direction)
-    j = flick.impulse
+    k = struck_side(flick.direction, ang)
+    na = ang + k * math.pi / 2  # outward normal of the struck face
+    # the push acts at the pad's lever, not beyond it (finger_pad_width)
+    at = Flick(flick.die, flick.direction, 0.0, lever(flick, p), flick.height)
+    cx, cy = contact_point(at, x, y, ang, p.die_size)
+    j = finger_impulse(flick, p)
+    off_normal = math.remainder(flick.direction - (na + math.pi), 2 * math.pi)
+    jn, jt, slipped = cone_parts(j, off_normal, p)
+    if slipped:  # the delivered impulse: J_n along the inward normal, J_t along the face
+        inx, iny = -math.cos(na), -math.sin(na)
+        jx, jy = jn * inx - jt * iny, jn * iny + jt * inx
+        j = math.hypot(jx, jy)
+        dx, dy = jx / j, jy / j
+    else:  # within the cone the impulse goes where aimed (bit for bit as before the cone)
+        dx, dy = math.cos(flick.direction), math.sin(flick.direction)
     rx, ry = cx - x, cy - y
     b.velocity = (b.velocity.x + j * dx / p.die_mass, b.velocity.y + j * dy / p.die_mass)
     b.angular_velocity = b.angular_velocity + (rx * dy - ry * dx) * j / w._inertia
     d.fresh = True
     w._current = False
     w._unchecked = True
-    k = struck_side(flick.direction, ang)
     face = d.orientation.face_towards(k * math.pi / 2)
     w.events.append(Event(w.time, FLICK, (d.id,), {**flick.to_json(), "face_struck": face}))
     if flick_tumbles(flick, p):

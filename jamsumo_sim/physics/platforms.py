@@ -1,5 +1,5 @@
-"""The JAM platforms: climb (tumble up) or bounce at a wall, land on the top, straddle the edge
-(not flat) when stepping off, and leave."""
+"""The JAM platforms: climb (tumble up, up to the first die in the way) or bounce at a wall, land on
+the top, straddle the edge (not flat) when stepping off, and leave."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING
 from ..board import Platform
 from ..events import PLATFORM, Event
 from ..flick import speed_after_trip, trip_speed
-from . import view
+from . import tumbles, view
 from .datatypes import DieRecord
 from .space import FILTER_HIGH, FILTER_LOW
-from .tumbles import tumble
 
 if TYPE_CHECKING:
     from .world import World
@@ -42,22 +41,36 @@ def maybe_climb(w: World, d: DieRecord, plat: Platform) -> None:
     dists = {(-1, 0): x0 - x, (1, 0): x - x1, (0, -1): y0 - y, (0, 1): y - y1}
     n = max(dists, key=dists.get)
     vn = -(vx * n[0] + vy * n[1])
-    if vn < trip_speed(plat.height, p):
+    # the step from the local surface: the bowl at the wall's foot lies below the flat
+    step = w._surface.step_up(plat.height, min(max(x, x0), x1), min(max(y, y0), y1))
+    if vn < trip_speed(step, p):
         return
-    v_in = speed_after_trip(vn, plat.height, p)
+    v_in = speed_after_trip(vn, step, p)
     vt = (vx + vn * n[0], vy + vn * n[1])  # tangential part
     a = p.die_size
     nx = min(max(x, x0 + a / 2), x1 - a / 2) if n[0] == 0 else x - n[0] * (a / 2 + abs(dists[n]))
     ny = min(max(y, y0 + a / 2), y1 - a / 2) if n[1] == 0 else y - n[1] * (a / 2 + abs(dists[n]))
+    # the jump stops at the first die in the way and the die strikes it (physics.md s8.2)
+    hit = tumbles.sweep(w, d, (nx - x, ny - y), walls=False)
     b = d.body
+    b.velocity = (vt[0] - n[0] * v_in, vt[1] - n[1] * v_in)  # the motion it carries over the edge
+    if hit is not None and hit.other is not None:
+        nx, ny = x + hit.s * (nx - x), y + hit.s * (ny - y)
+        if not plat.contains(nx, ny):
+            # met before its centre is over the top: it cannot climb; it stays below the edge and
+            # the motion it would carry over strikes the die in the way
+            b.angular_velocity = 0.0
+            tumbles.impact(w, d, hit.other, hit.normal)
+            return
     b.position = (nx, ny)
-    b.velocity = (vt[0] - n[0] * v_in, vt[1] - n[1] * v_in)
     b.angular_velocity = 0.0
     d.level = plat.name
     d.shape.filter = FILTER_HIGH
     w.space.reindex_shapes_for_body(b)
-    tumble(w, d, math.atan2(-n[1], -n[0]) - b.angle, "step")
+    tumbles.tumble(w, d, math.atan2(-n[1], -n[0]) - b.angle, "step")
     w.events.append(Event(w.time, PLATFORM, (d.id,), {"platform": plat.name, "action": "landed"}))
+    if hit is not None and hit.other is not None:
+        tumbles.impact(w, d, hit.other, hit.normal)  # landed against a die: it strikes it
     w._special = True
     w._dirty = True
 

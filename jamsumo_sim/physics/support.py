@@ -15,7 +15,7 @@ from ..flick import speed_after_trip, trip_speed
 from . import platforms, view
 from .datatypes import IN_HOLE, OFF, ON_BOARD, DieRecord
 from .space import remove_body
-from .tumbles import tumble
+from .tumbles import Hit, impact, sweep, tumble
 
 if TYPE_CHECKING:
     from .world import World
@@ -94,15 +94,26 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
         rim = fx * fx + fy * fy >= r * r and fx * vx + fy * vy > 0
     if not rim and not supported(w, i):
         return False
-    # the die meets the far rim (or lands back on its support), an edge `depth` above its base
+    # the die meets the far rim (or lands back on its support), an edge `step` above its base:
+    # its drop plus how far the far rim lies above the near one (physics.md s8.7: a tilt)
+    step = max(0.0, depth + w._surface.rim_step(x, y, vx, vy, w.board.hole_radius))
     b = d.body
-    if depth <= p.die_edge_radius:
-        v_out = math.sqrt(max(0.0, v * v - 2 * p.gravity * depth))
+    if step <= p.die_edge_radius:
+        v_out = math.sqrt(max(0.0, v * v - 2 * p.gravity * step))
         # at the far rim it slides up on its rounded edge, held by the rim until clear of the hole
         d.riding = rim
         tumbled = False
-    elif v >= trip_speed(depth, p):
-        v_out = speed_after_trip(v, depth, p)
+    elif v >= trip_speed(step, p):
+        v_out = speed_after_trip(v, step, p)
+        stop, hit = rim_jump(w, d, x, y, (p.die_size * vx / v, p.die_size * vy / v))
+        if stop is None:
+            # blocked before its centre is past the rim: it cannot tumble over; it strikes what
+            # blocks it and drops in
+            b.velocity = (vx * v_out / v, vy * v_out / v)
+            if hit is not None and hit.other is not None:
+                impact(w, d, hit.other, hit.normal)
+            to_hole(w, d, depth)
+            return True
         tumbled = True
     else:
         to_hole(w, d, depth)
@@ -113,12 +124,27 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
     w._current = False
     w.events.append(Event(w.time, SKIM, (d.id,), {"depth": depth, "speed": v}))
     if tumbled:
-        # rolling over the rim edge carries the centre one die width forward
-        b.position = (x + p.die_size * vx / v, y + p.die_size * vy / v)
+        b.position = stop
         b.angular_velocity = 0.0
         w.space.reindex_shapes_for_body(b)
         tumble(w, d, math.atan2(vy, vx) - view.ang(w)[i], "rim")
+        if hit is not None and hit.other is not None:
+            impact(w, d, hit.other, hit.normal)  # stopped against a die: it strikes it
     return True
+
+
+def rim_jump(
+    w: World, d: DieRecord, x: float, y: float, jump: tuple[float, float]
+) -> tuple[tuple[float, float] | None, Hit | None]:
+    """Where rolling over the rim edge carries the die's centre from (x, y): ``jump`` (one die width
+    forward), or up to the first die or platform wall in the way (physics.md s8.2); the stop is
+    None if that is met before the centre is past the rim (then it cannot tumble over)."""
+    hit = sweep(w, d, jump, walls=True)
+    if hit is None:
+        return (x + jump[0], y + jump[1]), None
+    sx, sy = x + hit.s * jump[0], y + hit.s * jump[1]
+    r = w.board.hole_radius
+    return ((sx, sy) if sx * sx + sy * sy >= r * r else None), hit
 
 
 def to_hole(w: World, d: DieRecord, depth: float) -> None:

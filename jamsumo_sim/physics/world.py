@@ -83,9 +83,11 @@ class World:
         s = self._surface
         self._prm = step_kernels.step_params(
             dt=p.dt, mass=p.die_mass, inertia=p.die_inertia, mu_k=p.mu_board, mu_s=p.mu_static,
-            gravity=p.gravity, k_dish=s.k, r_dish=s.r_dish, tilt=(s.tilt[0], s.tilt[1]),
-            flat=self._flat, statics_hold=self._statics_hold, half=self._half,
-            hole_r=self._hole_r, rest_speed=p.rest_speed, rest_spin=p.rest_spin,
+            gravity=p.gravity, c_slope=s.c_slope, c_radial=s.c_radial, inv_span=s.inv_span,
+            r_dish=s.r_dish,
+            tilt=(s.tilt[0], s.tilt[1]), flat=self._flat, statics_hold=self._statics_hold,
+            half=self._half, hole_r=self._hole_r, rest_speed=p.rest_speed,
+            rest_spin=p.rest_spin, air_drag=p.air_drag,
         )  # fmt: skip
         n = p.support_samples
         g = np.linspace(-p.die_size / 2, p.die_size / 2, n)

@@ -9,6 +9,9 @@ The planner models a human: it *executes* its chosen flick with aim and speed er
 by noisy executions simulated on copies of the world (``state.preview`` + ``run_until_rest``):
 one per candidate, then ``samples`` each for the ``refine`` best, whose mean decides. Levels
 differ in noise and search width.
+
+Both choose finger speeds (m/s, what a hand controls): a centred strike launches the die at
+(1 + finger_restitution) times the finger's speed, an off-centre one slower (jamsumo_sim.flick).
 """
 
 from __future__ import annotations
@@ -39,8 +42,21 @@ def _spec_action(spec: FlickSpec) -> Action:
             px=spec.px,
             py=spec.py,
             pangle=spec.pangle,
+            finger_speed=spec.finger_speed,
         )
-    return flick_action(spec.die, spec.direction, spec.impulse, spec.offset, spec.height)
+    return flick_action(
+        spec.die,
+        spec.direction,
+        spec.impulse,
+        spec.offset,
+        spec.height,
+        finger_speed=spec.finger_speed,
+    )
+
+
+def finger_for_launch(speed: float, physics: Any) -> float:
+    """The finger speed (m/s) that launches a die at ``speed`` with a centred strike."""
+    return speed / (1 + physics.finger_restitution)
 
 
 def _fallback(view: SeatView) -> Action:
@@ -64,7 +80,6 @@ class RandomBot(Agent):
         cfg = bots_config()["random"]
         rng = view.rng
         seat = view.seat
-        mass = state.physics.die_mass
         pos = _positions(state)
         jam = state.mode == "jam"
         speed_lo, speed_hi = cfg["jam_speed"] if jam else cfg["sumo_speed"]
@@ -88,12 +103,13 @@ class RandomBot(Agent):
             action = flick_action(
                 die,
                 aim,
-                speed * mass,
+                None,
                 float(rng.uniform(*cfg["offset"])),
                 float(rng.uniform(*cfg["height"])),
                 place=place,
                 px=x if place else None,
                 py=y if place else None,
+                finger_speed=finger_for_launch(speed, state.physics),
             )
             if state.is_legal(seat, action):
                 return action
@@ -197,7 +213,9 @@ class PlannerBot(Agent):
         """The flick as a human hand would execute it: aim and speed error."""
         aim = spec.direction + math.radians(self.config.aim_sigma_deg) * rng.normal()
         factor = max(0.05, 1.0 + self.config.speed_sigma * rng.normal())
-        return replace(spec, direction=aim, impulse=spec.impulse * factor)
+        if spec.finger_speed is not None:
+            return replace(spec, direction=aim, finger_speed=spec.finger_speed * factor)
+        return replace(spec, direction=aim, impulse=spec.impulse * factor)  # type: ignore[operator]
 
     # -- candidates ---------------------------------------------------------------------------------
     def candidates(self, state: Any, seat: int) -> list[FlickSpec]:
@@ -237,11 +255,12 @@ class PlannerBot(Agent):
                 for ai, da in enumerate(spread):
                     for vi, v in enumerate(speeds):
                         # scale the speed band with distance: far dice need more
-                        vv = float(v) * math.sqrt(max(dist, 0.05) / 0.18) * mass
+                        launch = float(v) * math.sqrt(max(dist, 0.05) / 0.18)
+                        vf = finger_for_launch(launch, state.physics)
                         spec = (
-                            FlickSpec(die, aim + da, vv, place=place, px=x, py=y)
+                            FlickSpec(die, aim + da, finger_speed=vf, place=place, px=x, py=y)
                             if place
-                            else FlickSpec(die, aim + da, vv)
+                            else FlickSpec(die, aim + da, finger_speed=vf)
                         )
                         ranked.append(((ai, si, vi), spec))
             # straight aims of every shooter first, then the aims to either side
@@ -258,7 +277,8 @@ class PlannerBot(Agent):
             for _, m, t in pairs[: max(1, cfg.max_candidates // max(1, cfg.speeds))]:
                 aim = math.atan2(pos[t].y - pos[m].y, pos[t].x - pos[m].x)
                 for v in speeds:
-                    out.append(FlickSpec(m, aim, float(v) * mass))
+                    vf = finger_for_launch(float(v), state.physics)
+                    out.append(FlickSpec(m, aim, finger_speed=vf))
         legal = []
         for spec in out:
             if state._check_flick(seat, spec) is None:

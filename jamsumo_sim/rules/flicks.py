@@ -1,8 +1,10 @@
 """Flick actions: building, naming, reading the exact parameters back, and parsing typed flicks.
 
 A JamSumo turn is ONE action (see the rules notes): ``Action.make(name, die=ID, direction=rad,
-impulse=N·s, offset=-0.5..0.5, height=0..1[, place=PLATFORM, px=x, py=y, pangle=rad])``. The
-name is for people; the engine reads only the args.
+finger_speed=m/s | impulse=N·s, offset=-0.5..0.5, height=0..1[, place=PLATFORM, px=x, py=y,
+pangle=rad])``. The name is for people; the engine reads only the args.  A flick gives exactly one
+of ``finger_speed`` (what the bots and the window use) and ``impulse`` (older records, typed
+flicks); a record keeps the one it was made with, so replaying it is exact either way.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from jamsumo_sim.resources import asset
 from jamsumo_sim.turnloop import Action
 
 PASS = Action.make("pass")
+_STRENGTHS = ("impulse", "finger_speed")  # a flick gives exactly one
 
 
 @dataclass(frozen=True)
@@ -26,13 +29,14 @@ class FlickSpec:
 
     die: str
     direction: float
-    impulse: float
+    impulse: float | None = None
     offset: float = 0.0
     height: float = 0.5
     place: str | None = None
     px: float = 0.0
     py: float = 0.0
     pangle: float = 0.0
+    finger_speed: float | None = None
 
 
 def _fmt(value: float, digits: int = 3) -> str:
@@ -43,7 +47,7 @@ def _fmt(value: float, digits: int = 3) -> str:
 def flick_action(
     die: str,
     direction: float,
-    impulse: float,
+    impulse: float | None,
     offset: float = 0.0,
     height: float = 0.5,
     place: str | None = None,
@@ -51,21 +55,26 @@ def flick_action(
     py: float | None = None,
     pangle: float = 0.0,
     label: str | None = None,
+    finger_speed: float | None = None,
 ) -> Action:
     """Build a flick action (optionally placing ``die`` from hand on JAM zone ``place`` first).
 
-    ``label`` replaces the generated description (the menu uses "at hole", "at blue3"); the name
-    always starts with the die (and the zone) so it reads well in a log or a replay.
+    Give ``impulse`` (N·s) or, with ``impulse=None``, ``finger_speed`` (m/s).  ``label`` replaces
+    the generated description (the menu uses "at hole", "at blue3"); the name always starts with
+    the die (and the zone) so it reads well in a log or a replay.
     """
-    args: dict[str, Any] = {
-        "die": die,
-        "direction": float(direction),
-        "impulse": float(impulse),
-        "offset": float(offset),
-        "height": float(height),
-    }
+    if (impulse is None) == (finger_speed is None):
+        raise ValueError("a flick needs exactly one of impulse and finger_speed")
+    args: dict[str, Any] = {"die": die, "direction": float(direction)}
+    if finger_speed is None:
+        args["impulse"] = float(impulse)  # type: ignore[arg-type]  # checked above
+        strength = f"J {_fmt(args['impulse'] * 1000, 3)} mN·s"
+    else:
+        args["finger_speed"] = float(finger_speed)
+        strength = f"finger {_fmt(args['finger_speed'], 3)} m/s"
+    args.update(offset=float(offset), height=float(height))
     what = label or (
-        f"dir {_fmt(math.degrees(direction), 1)}° J {_fmt(impulse * 1000, 3)} mN·s "
+        f"dir {_fmt(math.degrees(direction), 1)}° {strength} "
         f"off {_fmt(offset, 2)} h {_fmt(height, 2)}"
     )
     if place is not None:
@@ -98,14 +107,19 @@ def read_flick(action: Action) -> FlickSpec:
     place = action.get("place")
     if place is not None and not isinstance(place, str):
         raise UserError("flick place must be a JAM zone name")
-    known = {"die", "direction", "impulse", "offset", "height", "place", "px", "py", "pangle"}
+    known = {"die", "direction", "offset", "height", "place", "px", "py", "pangle", *_STRENGTHS}
     extra = sorted({k for k, _ in action.args} - known)
     if extra:
         raise UserError(f"flick has unknown argument {extra[0]!r}")
+    given = [k for k in _STRENGTHS if action.get(k) is not None]
+    if len(given) != 1:
+        which = "gives both" if given else "lacks"
+        raise UserError(f"flick {which} impulse and finger_speed (give exactly one)")
+    strength = given[0]
     spec = FlickSpec(
         die=die,
         direction=_number(action, "direction"),
-        impulse=_number(action, "impulse"),
+        **{strength: _number(action, strength)},
         offset=_number(action, "offset", 0.0),
         height=_number(action, "height", 0.5),
         place=place,
@@ -115,8 +129,8 @@ def read_flick(action: Action) -> FlickSpec:
     )
     if place is not None and (action.get("px") is None or action.get("py") is None):
         raise UserError("a placement needs px and py")
-    if spec.impulse <= 0:
-        raise UserError(f"flick impulse must be > 0, got {spec.impulse}")
+    if getattr(spec, strength) <= 0:
+        raise UserError(f"flick {strength} must be > 0, got {getattr(spec, strength)}")
     if not -0.5 <= spec.offset <= 0.5:
         raise UserError(f"flick offset must be in -0.5..0.5, got {spec.offset}")
     if not 0.0 <= spec.height <= 1.0:

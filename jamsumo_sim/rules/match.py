@@ -58,7 +58,9 @@ def _world_class() -> type[World]:
 def _flick(spec: FlickSpec) -> Any:
     from jamsumo_sim.flick import Flick
 
-    return Flick(spec.die, spec.direction, spec.impulse, spec.offset, spec.height)
+    return Flick(
+        spec.die, spec.direction, spec.impulse, spec.offset, spec.height, spec.finger_speed
+    )
 
 
 class MatchState(State):

@@ -339,6 +339,7 @@ class App:
             self.gesture,
             p.max_launch_speed,
             p.die_mass,
+            physics=p,  # the pull sets the finger's speed; off-centre pushes launch slower
         )
 
     def try_flick(self, seat: int, params: FlickParams, placement: Placement | None) -> bool:

@@ -3,6 +3,9 @@
 A flick is aimed like a finger drawing back: press on a die, drag *back*, release.  The push goes the
 opposite way to the pull; the pull's length sets the power (capped, with a curve for soft shots); the
 press point's position along the struck face sets the offset (spin); the wheel sets the strike height.
+Given the physics parameters, the power sets the fingertip's speed (full power: a centred strike at the
+launch speed cap) and the impulse follows from it (jamsumo_sim.flick.finger_impulse), so the same pull
+launches an off-centre strike slower.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from jamsumo_sim.flick import Flick, finger_impulse
+from jamsumo_sim.params import PhysicsParams
 from jamsumo_sim.ui.theme import GestureSettings
 
 
@@ -37,6 +42,7 @@ class FlickParams:
     speed: float  # predicted launch speed, m/s (impulse / mass)
     power: float  # 0..1 of the cap
     face_normal: float  # rad, world frame: outward normal of the struck (rear) face
+    finger_speed: float | None = None  # m/s, set when the physics parameters were given
 
 
 def _wrap(angle: float) -> float:
@@ -102,8 +108,14 @@ def flick_from_drag(
     settings: GestureSettings,
     max_speed: float,
     die_mass: float,
+    physics: PhysicsParams | None = None,
 ) -> FlickParams | None:
-    """The flick a drag from ``press`` (on the die) to ``current`` would make, or None (too short)."""
+    """The flick a drag from ``press`` (on the die) to ``current`` would make, or None (too short).
+
+    With ``physics`` the power sets the finger speed (power x max_speed / (1 + finger_restitution))
+    and ``impulse`` is what that finger gives at this offset; without it the power sets the launch
+    speed directly (impulse = power x max_speed x die_mass).
+    """
     dx, dy = press[0] - current[0], press[1] - current[1]
     pull = math.hypot(dx, dy)
     power = power_from_pull(pull, settings)
@@ -117,14 +129,22 @@ def flick_from_drag(
     px, py = press[0] - die.x, press[1] - die.y
     along = px * math.cos(tangent) + py * math.sin(tangent)
     offset = max(-0.5, min(0.5, along / die.size))
+    finger = None
     speed = power * max_speed
+    impulse = speed * die_mass
+    if physics is not None:
+        finger = speed / (1 + physics.finger_restitution)
+        flick = Flick(die.id, direction, None, offset, finger_speed=finger)
+        impulse = finger_impulse(flick, physics)
+        speed = impulse / die_mass
     return FlickParams(
         die=die.id,
         direction=_wrap(direction),
-        impulse=speed * die_mass,
+        impulse=impulse,
         offset=offset,
         height=clamp_height(height),
         speed=speed,
         power=power,
         face_normal=normal,
+        finger_speed=finger,
     )

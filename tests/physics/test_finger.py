@@ -1,0 +1,244 @@
+"""The finger as oracles (issue 16 s3, physics.md s8.3): the friction cone, the effective mass at
+the struck point for a finger speed, and the pad width bounding the lever."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jamsumo_sim.errors import UserError
+from jamsumo_sim.flick import Flick, effective_mass, finger_impulse, max_lever
+from jamsumo_sim.rules.flicks import flick_action, read_flick
+from jamsumo_sim.turnloop import Action
+from jamsumo_sim.world import World
+
+J = 0.0045 * 2.0  # N s: a 2 m/s launch of the standard die
+
+
+def _strike(flat_board, params, flick: Flick, angle: float = 0.0) -> tuple[float, float, float]:
+    """(vx, vy, omega) of a resting die (body angle ``angle``) just after ``flick``."""
+    w = World(flat_board, params)
+    w.add_die(flick.die, 0.0, 0.0, angle=angle, face=4)
+    w.apply_flick(flick)
+    s = w.state(flick.die)
+    return s.vx, s.vy, s.omega
+
+
+def _energy(params, v: tuple[float, float, float]) -> float:
+    vx, vy, w = v
+    return 0.5 * params.die_mass * (vx * vx + vy * vy) + 0.5 * params.die_inertia * w * w
+
+
+# --- the friction cone ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("deg", [0, 10, 25, 30, 31, 35, 40, 44, 45])
+def test_tangential_part_within_the_cone(flat_board, params, deg):
+    """The push on the die's west face (inward normal +x) is J_n along x and J_t along y with
+    |J_t| <= mu_finger J_n; within the cone it goes exactly where aimed, beyond it slips onto
+    the cone's edge with the normal part kept."""
+    theta = math.radians(deg)
+    vx, vy, _ = _strike(flat_board, params, Flick("a", theta, J))
+    jn, jt = vx * params.die_mass, vy * params.die_mass
+    mu = params.mu_finger
+    assert abs(jt) <= mu * jn * (1 + 1e-12)
+    assert jn == pytest.approx(J * math.cos(theta), rel=1e-12)
+    if math.tan(theta) <= mu:
+        assert math.atan2(vy, vx) == pytest.approx(theta, abs=1e-12)
+    else:
+        assert jt == pytest.approx(mu * jn, rel=1e-12)
+
+
+def test_cone_holds_on_a_turned_die_both_ways(flat_board, params):
+    """The cone is about the struck face's normal, not the world's axes: on a die turned 0.7 rad a
+    push 40 deg to either side of the face normal slips to the cone's edge, mirror-symmetrically."""
+    ang = 0.7
+    normal = ang  # the west face's inward normal is the body's +x axis
+    parts = []
+    for side in (1, -1):
+        vx, vy, w = _strike(
+            flat_board, params, Flick("a", normal + side * math.radians(40), J), ang
+        )
+        n = vx * math.cos(normal) + vy * math.sin(normal)
+        t = -vx * math.sin(normal) + vy * math.cos(normal)
+        assert t == pytest.approx(side * params.mu_finger * n, rel=1e-9)
+        parts.append((n, t, w))
+    assert parts[0][0] == pytest.approx(parts[1][0], rel=1e-12)
+    assert parts[0][2] == pytest.approx(-parts[1][2], rel=1e-9)
+
+
+def test_straight_push_unchanged(flat_board, params):
+    """A push along the face normal: v = J/m along it; centred no spin; off-centre the spin
+    omega = 6 v o / a (o within the pad's lever)."""
+    vx, vy, w = _strike(flat_board, params, Flick("a", 0.0, J))
+    assert (vx, vy) == (J / params.die_mass, 0.0)
+    assert w == pytest.approx(0.0, abs=1e-9)  # cos(pi/2) of the face's normal: ~1e-14 rad/s
+    vx, vy, w = _strike(flat_board, params, Flick("a", 0.0, J, offset=0.2))
+    assert vx == J / params.die_mass and vy == 0.0
+    assert w == pytest.approx(-6 * vx * 0.2 / params.die_size, rel=1e-12)
+
+
+def test_44_degree_push_no_longer_gains_energy_or_range(flat_board, params):
+    """Before the cone a 44 deg push gave 1.7x the energy and a 39 % longer slide than a straight
+    push of the same impulse; now it gives no more energy and no longer slide."""
+    straight = _strike(flat_board, params, Flick("a", 0.0, J))
+    oblique = _strike(flat_board, params, Flick("a", math.radians(44), J))
+    assert _energy(params, oblique) <= _energy(params, straight)
+    slides = []
+    for deg in (0, 44):
+        w = World(flat_board, params)
+        w.add_die("a", 0.0, 0.0, face=4)
+        w.apply_flick(Flick("a", math.radians(deg), J))
+        assert w.run_until_rest(10.0).rested
+        s = w.state("a")
+        slides.append(math.hypot(s.x, s.y))
+    assert slides[1] <= slides[0]
+
+
+# --- finger speed: the effective mass at the struck point ----------------------------------------
+
+
+@pytest.mark.parametrize("offset", [0.0, 0.1, -0.2, 0.3])
+def test_launch_speed_follows_the_effective_mass(flat_board, params, offset):
+    """A finger at V_f gives J = (1 + e_f) m / (1 + 6 o^2) V_f: the die leaves at J/m, spinning
+    at omega = 6 (J/m) o / a; the same finger speed launches slower off-centre."""
+    vf = 1.5
+    e = params.finger_restitution
+    vx, vy, w = _strike(flat_board, params, Flick("a", 0.0, offset=offset, finger_speed=vf))
+    v = (1 + e) * vf / (1 + 6 * offset * offset)
+    assert vx == pytest.approx(v, rel=1e-12) and vy == 0.0
+    assert w == pytest.approx(-6 * v * offset / params.die_size, rel=1e-12)
+    centred = _strike(flat_board, params, Flick("a", 0.0, finger_speed=vf))[0]
+    assert vx <= centred and (offset == 0.0 or vx < centred)
+
+
+def test_finger_speed_obeys_the_cone_and_the_cap(flat_board, params):
+    """A finger-speed push 44 deg off the normal slips like an impulse push, and gives no more
+    energy than a straight push at the same finger speed; the launch speed cap still holds."""
+    vf = 1.5
+    straight = _strike(flat_board, params, Flick("a", 0.0, finger_speed=vf))
+    vx, vy, w = _strike(flat_board, params, Flick("a", math.radians(44), finger_speed=vf))
+    assert vy == pytest.approx(params.mu_finger * vx, rel=1e-12)
+    assert _energy(params, (vx, vy, w)) <= _energy(params, straight)
+    world = World(flat_board, params)
+    world.add_die("a", 0.0, 0.0, face=4)
+    too_fast = params.max_launch_speed / (1 + params.finger_restitution) * 1.01
+    assert "cap" in world.check_flick(Flick("a", 0.0, finger_speed=too_fast))
+    assert world.check_flick(Flick("a", 0.0, offset=0.3, finger_speed=too_fast)) is None
+
+
+# --- the pad bounds the lever --------------------------------------------------------------------
+
+
+def test_pad_width_bounds_the_lever(flat_board, params):
+    """Half the pad still pushes when its centre is at the face's edge: the lever is at most
+    a/2 - w/4 (5 mm on a 16 mm face with a 12 mm pad), so offsets beyond spin no harder."""
+    bound = max_lever(params)
+    assert bound == pytest.approx(0.5 - params.finger_pad_width / (4 * params.die_size))
+    assert bound == pytest.approx(0.3125)
+    spins = [
+        _strike(flat_board, params, Flick("a", 0.0, J, offset=o))[2] for o in (bound, 0.4, 0.5)
+    ]
+    assert spins[0] == spins[1] == spins[2]
+    assert spins[0] == pytest.approx(-6 * (J / params.die_mass) * bound / params.die_size)
+    wide = params.with_overrides({"finger_pad_width": 0.016})
+    assert max_lever(wide) == pytest.approx(0.25)
+    assert abs(_strike(flat_board, wide, Flick("a", 0.0, J, offset=0.5))[2]) < abs(spins[0])
+    # finger speed at the bound: the effective mass uses the lever, not the offset asked for
+    f = Flick("a", 0.0, offset=0.5, finger_speed=1.0)
+    m_eff = effective_mass(bound, params)
+    assert finger_impulse(f, params) == (1 + params.finger_restitution) * m_eff * 1.0
+
+
+# --- reading flicks: exactly one strength --------------------------------------------------------
+
+
+def test_flick_json_takes_exactly_one_strength():
+    f = Flick.from_json({"die": "a", "direction": 0.5, "finger_speed": 1.2, "offset": 0.1})
+    assert (f.impulse, f.finger_speed) == (None, 1.2)
+    assert f.to_json() == {
+        "die": "a",
+        "direction": 0.5,
+        "offset": 0.1,
+        "height": 0.5,
+        "finger_speed": 1.2,
+    }
+    old = Flick.from_json({"die": "a", "direction": 0.5, "impulse": 0.004})
+    assert old.to_json() == {
+        "die": "a",
+        "direction": 0.5,
+        "impulse": 0.004,
+        "offset": 0.0,
+        "height": 0.5,
+    }
+    with pytest.raises(UserError, match="gives both 'impulse' and 'finger_speed'"):
+        Flick.from_json({"die": "a", "direction": 0.5, "impulse": 0.004, "finger_speed": 1.0})
+    with pytest.raises(UserError, match="lacks 'impulse' and 'finger_speed'"):
+        Flick.from_json({"die": "a", "direction": 0.5})
+
+
+def test_flick_actions_record_the_strength_given():
+    """A record keeps the strength it was made with: replays read both kinds back exactly."""
+    by_speed = read_flick(flick_action("a", 0.3, None, 0.1, 0.6, finger_speed=1.25))
+    assert (by_speed.impulse, by_speed.finger_speed, by_speed.offset) == (None, 1.25, 0.1)
+    by_impulse = read_flick(flick_action("a", 0.3, 0.004))
+    assert (by_impulse.impulse, by_impulse.finger_speed) == (0.004, None)
+    with pytest.raises(ValueError, match="exactly one"):
+        flick_action("a", 0.3, 0.004, finger_speed=1.0)
+    both = Action.make("x", die="a", direction=0.0, impulse=0.004, finger_speed=1.0)
+    with pytest.raises(UserError, match="gives both"):
+        read_flick(both)
+    with pytest.raises(UserError, match="finger_speed must be > 0"):
+        read_flick(Action.make("x", die="a", direction=0.0, finger_speed=-1.0))
+
+
+_VALUES = st.one_of(
+    st.integers(), st.floats(), st.text(max_size=3), st.booleans(), st.none(), st.lists(st.none())
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(["die", "direction", "impulse", "finger_speed", "offset", "height", "x"]),
+        _VALUES,
+    )
+)
+def test_fuzz_flick_readers_raise_only_user_errors(data):
+    """Flick.from_json and read_flick on generated input: a flick or a one-line UserError."""
+    try:
+        Flick.from_json(data)
+    except UserError as exc:
+        assert "\n" not in str(exc)
+    try:
+        action = Action.make("fuzz", **data)
+    except (TypeError, ValueError):
+        return  # not an action at all (unhashable argument): nothing for read_flick to read
+    try:
+        read_flick(action)
+    except UserError as exc:
+        assert "\n" not in str(exc)
+
+
+def test_window_gesture_sets_the_finger_speed(params):
+    """Given the physics, the power sets the finger speed (full power: a centred strike at the cap)
+    and the impulse is that finger's: the same pull launches an off-centre strike slower."""
+    from jamsumo_sim.ui.gesture import DieSpot, flick_from_drag
+    from jamsumo_sim.ui.theme import GestureSettings
+
+    settings = GestureSettings(pull_min=0.001, pull_full=0.05, power_curve=1.0, height_step=0.1)
+    a, cap, m = params.die_size, params.max_launch_speed, params.die_mass
+    die = DieSpot("a", 0.0, 0.0, 0.0, a)
+    got = []
+    for along in (0.0, 0.3 * a):  # press on the die, pull back 60 mm along -x: a full-power push
+        press = (0.0, -along)
+        f = flick_from_drag(die, press, (-0.06, -along), 0.5, settings, cap, m, physics=params)
+        assert f.finger_speed == pytest.approx(cap / (1 + params.finger_restitution))
+        assert f.impulse == finger_impulse(
+            Flick("a", f.direction, None, f.offset, finger_speed=f.finger_speed), params
+        )
+        got.append(f.speed)
+    assert got[0] == pytest.approx(cap) and got[1] < got[0]
