@@ -1,7 +1,8 @@
 """Physics speed: (1) CPU cost of a 24-dice break (4 m/s flick into a packed cluster, run to rest)
 with the full model vs a bare pymunk Space with the same 24 bodies stepped at a fixed 1 ms for the
 same simulated time; (2) the break's real-time factor.  Breaks with a centred flick and with a
-hard-spin one (offset 0.5: 750 rad/s), where the swept collision steps (physics.evolve) add steps;
+hard-spin one (offset 0.5, which the finger pad bounds to 0.3125: ~470 rad/s at 4 m/s), where the
+swept collision steps (physics.evolve) add steps;
 "fixed steps" rows run the default with model 0.3's fixed ``collision_substeps`` for comparison.
 
 Run: ``python benchmarks/bench_physics.py [--repeat N]``.  Prints a small table; exit code 0.
@@ -50,7 +51,7 @@ BARE_STEP = 0.001  # s: the bare Space's fixed step (the issue's reference cost)
 
 
 def hard_flick(params, offset: float = 0.0) -> Flick:
-    # 4 m/s, slightly off the block's axis; offset 0.5: the most spin a flick gives (750 rad/s)
+    # 4 m/s, slightly off the block's axis; offset 0.5: the most spin a flick gives (the pad bounds it)
     return Flick("striker", 0.03, 4.0 * params.die_mass, offset)
 
 
@@ -142,7 +143,7 @@ def main(argv=None) -> int:
         f"  (bare = a plain pymunk Space with the same 24 bodies stepped at a fixed {BARE_STEP:g} s"
     )
     print("   for the same simulated time from the same launch; no friction, hole, edge or events;")
-    print("   spin = the striker flicked at offset 0.5, the hardest spin a legal flick gives;")
+    print("   spin = the striker flicked at offset 0.5 (the pad bounds it): the hardest spin;")
     print("   fixed steps = model 0.3's fixed collision_substeps per step, for comparison)")
     return 0
 
