@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from jamsumo_sim.errors import UserError
@@ -41,3 +42,17 @@ def check_count(value: Any, where: str, low: int, high: int) -> int:
             f"{where} must be a whole number from {low} to {high}, not {str(value)[:30]}"
         )
     return value
+
+
+def count_arg(low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type=`` for a whole number in ``low .. high`` (e.g. --frames)."""
+
+    def parse(text: str) -> int:
+        try:
+            return check_count(int(text) if len(text) <= 30 else None, "N", low, high)
+        except (ValueError, UserError):
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {low} to {high}, not {text[:30]!r}"
+            ) from None
+
+    return parse

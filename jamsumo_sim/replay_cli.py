@@ -9,7 +9,7 @@ import sys
 
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.fileio import check_output_path
-from jamsumo_sim.limits import check_count
+from jamsumo_sim.limits import count_arg
 
 VIEWER_MODULE = "jamsumo_sim.ui.replay_viewer"
 
@@ -33,13 +33,7 @@ def _speed(text: str) -> float:
     return value
 
 
-def _frames(text: str) -> int:
-    try:
-        return check_count(int(text) if len(text) <= 30 else None, "N", 1, MAX_FRAMES)
-    except (ValueError, UserError):
-        raise argparse.ArgumentTypeError(
-            f"must be a whole number from 1 to {MAX_FRAMES}, not {text[:30]!r}"
-        ) from None
+_frames = count_arg(1, MAX_FRAMES)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -31,19 +31,11 @@ LEVELS = ("easy", "normal", "hard")
 
 
 def _spec_action(spec: FlickSpec) -> Action:
-    if spec.place is not None:
-        return flick_action(
-            spec.die,
-            spec.direction,
-            spec.impulse,
-            spec.offset,
-            spec.height,
-            place=spec.place,
-            px=spec.px,
-            py=spec.py,
-            pangle=spec.pangle,
-            finger_speed=spec.finger_speed,
-        )
+    place = (
+        {"place": spec.place, "px": spec.px, "py": spec.py, "pangle": spec.pangle}
+        if spec.place is not None
+        else {}
+    )
     return flick_action(
         spec.die,
         spec.direction,
@@ -51,6 +43,7 @@ def _spec_action(spec: FlickSpec) -> Action:
         spec.offset,
         spec.height,
         finger_speed=spec.finger_speed,
+        **place,
     )
 
 

@@ -8,7 +8,7 @@ import sys
 from typing import Any, TextIO
 
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.limits import check_count, seed_arg
+from jamsumo_sim.limits import check_count, count_arg, seed_arg
 
 MODES = ("jam", "sumo", "jamsumo")
 DEFAULT_SEATS = "human,planner"
@@ -81,13 +81,7 @@ def parse_seats(text: str, bots: list[str]) -> list[str]:
     return seats
 
 
-def _frames_arg(text: str) -> int:
-    try:
-        return check_count(int(text) if len(text) <= 30 else None, "N", 1, MAX_FRAMES)
-    except (ValueError, UserError):
-        raise argparse.ArgumentTypeError(
-            f"must be a whole number from 1 to {MAX_FRAMES}, not {text[:30]!r}"
-        ) from None
+_frames_arg = count_arg(1, MAX_FRAMES)
 
 
 def parse_size(text: str | None) -> tuple[int, int] | None:
