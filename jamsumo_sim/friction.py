@@ -170,18 +170,20 @@ def _kinetic(v, w, theta, accel, normal, h, mass, inertia, mu_k, points, drag=0.
 
 def surface_kick(surface, pos, v, w, theta, on_dish, h, **kw):
     """:func:`friction_kick` on ``surface`` (:class:`~jamsumo_sim.surface.Surface`) with the bowl's
-    v^2 normal force taken at the mid-step velocity, as the compiled kernel does: one kick with N
-    from ``v``, then the same kick again with N from the average of ``v`` and that result (second
-    order, as the leapfrog kick is).  ``kw``: friction_kick's keywords (mass, inertia, ...)."""
+    v^2 normal force taken at the mid-step velocity, as the compiled kernel does: the midpoint is
+    predicted by half a step of the slope force and of sliding friction mu_k N(v) / m along -v
+    (never reversing), then one kick with N from it (second order, as the leapfrog kick is).
+    ``kw``: friction_kick's keywords (mass, inertia, ...)."""
     mass = kw["mass"]
     if surface.trivially_flat:
         return friction_kick(v, w, theta, None, mass * surface.g, h, **kw)
     acc, normal = surface.accel_and_normal(pos, mass, on_dish=on_dish, vel=v)
-    v1, w1 = friction_kick(v, w, theta, acc, normal, h, **kw)
     moving = (v != 0) | (w != 0)
-    _, mid = surface.accel_and_normal(
-        pos, mass, on_dish=on_dish, vel=np.where(moving, 0.5 * (v + v1), 0)
+    speed = np.abs(v)
+    safe = np.where(speed > 0, speed, 1.0)
+    keep = np.where(
+        speed > 0, np.maximum(1.0 - 0.5 * h * kw["mu_k"] * normal / mass / safe, 0.0), 0.0
     )
-    if np.array_equal(mid, normal):
-        return v1, w1
+    v_mid = v * keep + 0.5 * h * acc
+    _, mid = surface.accel_and_normal(pos, mass, on_dish=on_dish, vel=np.where(moving, v_mid, 0))
     return friction_kick(v, w, theta, acc, mid, h, **kw)

@@ -169,22 +169,22 @@ def kick(
                 press = g
                 if curved:
                     press = _press(x, y, vx, vy, g, s_r, c_r)
+                    # the v^2 term at the mid-step velocity (second order, as the leapfrog kick
+                    # is), predicted by half a step of slope force and of sliding friction along
+                    # -v (never reversing): one patch kick instead of two
+                    sp = math.hypot(vx, vy)
+                    keep = 0.0
+                    if sp > 0.0:
+                        keep = max(1.0 - 0.5 * h * mu_k * press * inv / sp, 0.0)
+                    mvx = vx * keep + 0.5 * h * ax
+                    mvy = vy * keep + 0.5 * h * ay
+                    press = _press(x, y, mvx, mvy, g, s_r, c_r)
                 normal = m * press * inv
             if moving:
                 nvx, nvy, nw = _kinetic_kick(
                     vx, vy, w, state[r, 2], ax, ay, normal, h, m, inertia, mu_k, drag, points,
                     tx, ty,
                 )  # fmt: skip
-                if curved:
-                    # the v^2 term at the mid-step velocity (second order, as the leapfrog kick
-                    # is): kick again from the same state with N from the predicted midpoint
-                    mvx = 0.5 * (vx + nvx)
-                    mvy = 0.5 * (vy + nvy)
-                    normal = m * _press(x, y, mvx, mvy, g, s_r, c_r) * inv
-                    nvx, nvy, nw = _kinetic_kick(
-                        vx, vy, w, state[r, 2], ax, ay, normal, h, m, inertia, mu_k, drag,
-                        points, tx, ty,
-                    )  # fmt: skip
             else:
                 # at rest: stays exactly still inside the static cone, else starts to slide
                 amag = math.hypot(ax, ay)
