@@ -151,12 +151,15 @@ def strike_pitch_rate(dv: float, b: float, params: PhysicsParams) -> float:
 
 
 def pitch_tumble_rate(params: PhysicsParams) -> float:
-    """Pitch rate above which a struck die tumbles forward: sqrt(12 g (sqrt2 - 1) / (5 a)) [derived]."""
-    return math.sqrt(12 * params.gravity * (math.sqrt(2) - 1) / (5 * params.die_size))
+    """Pitch rate above which a struck die tumbles forward: its energy about the leading edge,
+    1/2 (2/3 m a^2) w^2, exceeds the tip energy m g a (sqrt2 - 1)/2, so w^2 = 3 g (sqrt2 - 1) / (2 a)
+    [derived] (physics/pitch.py; 19.5 rad/s for 16 mm; model 0.3 used the inertia about the
+    base's centre, 24.7 rad/s)."""
+    return math.sqrt(3 * params.gravity * (math.sqrt(2) - 1) / (2 * params.die_size))
 
 
 def flick_tumbles(flick: Flick, params: PhysicsParams) -> bool:
-    """True if the strike is high and hard enough to tumble the die forward."""
+    """True if the strike is high and hard enough to tumble the die forward at least once."""
     return pitch_rate(flick, params) >= pitch_tumble_rate(params)
 
 

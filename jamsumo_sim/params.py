@@ -61,6 +61,8 @@ RANGES: dict[str, Range] = {
     "patch_quadrature": Range(1, 16, "-", "N x N points per die per step", integer=True),
     "hole_catch_fraction": Range(0.0, 1.0, "-", "a fraction of the die's height"),
     "tumble_energy_retained": Range(0.0, 1.0, "-", "a tumble never adds energy"),
+    "mu_pitch": Range(0.0, 2.0, "-", "friction coefficients of real materials"),
+    "mu_landing": Range(0.0, 2.0, "-", "real friction; from 0.6 a pure pitch lands without slip"),
     "finger_width": Range(0.002, 0.05, "m", "a fingertip"),
     "finger_depth": Range(0.002, 0.1, "m", "a fingertip"),
     "finger_pad_width": Range(0.002, 0.05, "m", "a fingertip's contact pad"),
@@ -122,6 +124,8 @@ class PhysicsParams:
     patch_quadrature: int
     hole_catch_fraction: float
     tumble_energy_retained: float
+    mu_pitch: float
+    mu_landing: float
     finger_width: float
     finger_depth: float
     finger_pad_width: float

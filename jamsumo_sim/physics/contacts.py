@@ -11,10 +11,9 @@ import numpy as np
 
 from .. import step_kernels
 from ..events import COLLISION, Event
-from ..flick import pitch_tumble_rate, strike_pitch_rate
-from . import platforms, view
+from ..flick import strike_pitch_rate
+from . import pitch, platforms, view
 from .datatypes import DieRecord
-from .tumbles import tumble
 
 if TYPE_CHECKING:
     from .world import World
@@ -82,7 +81,7 @@ def base_height(w: World, d: DieRecord) -> float:
 
 def impact_tumbles(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None:
     """Dice on different levels meet off their mid-heights: the one struck above its mid-height
-    pitches forward like a high flick and tumbles if hard enough (physics.md s4)."""
+    pitches forward like a high flick: it tumbles if the pitch has the energy (physics/pitch.py)."""
     p = w.params
     size = p.die_size
     ha, hb = base_height(w, a), base_height(w, b)
@@ -91,11 +90,11 @@ def impact_tumbles(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None
         return
     centre = 0.5 * (lo + hi)
     dv = impulse / p.die_mass
-    limit = pitch_tumble_rate(p)
     for d, h, other in ((a, ha, b), (b, hb, a)):
-        if strike_pitch_rate(dv, centre - h, p) >= limit:
+        rate = strike_pitch_rate(dv, centre - h, p)
+        if rate > 0.0:  # struck above its mid-height: it pitches (physics/pitch.py)
             (x, y), (ox, oy) = d.body.position, other.body.position
-            tumble(w, d, math.atan2(y - oy, x - ox) - d.body.angle, "impact")
+            pitch.start(w, d, math.atan2(y - oy, x - ox) - d.body.angle, rate, "impact")
 
 
 def limit_contact_energy(w: World, pre: np.ndarray) -> None:

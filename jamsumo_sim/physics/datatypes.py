@@ -16,6 +16,9 @@ ON_BOARD = "on_board"
 IN_HOLE = "in_hole"
 OFF = "off_board"
 STATUSES = (ON_BOARD, IN_HOLE, OFF)
+PITCH_CAUSES = ("flick", "rim", "step", "impact")
+# Largest pitch rate a snapshot may hold (rad/s): ~20x what the launch cap's highest flick gives.
+MAX_PITCH_RATE = 1.0e4
 
 
 class IllegalAction(errors.IllegalAction):
@@ -41,6 +44,7 @@ class DieState:
     falling: bool  # over the hole, unsupported
     drop: float  # how far (m) the die has dropped below the surface (0 on the board, a when holed)
     tilt: float  # tilt from flat (rad): straddling a platform edge, for drawing
+    pitch: float = 0.0  # rad the die is tipped up on an edge (tumbling or rocking), for drawing
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,6 +73,20 @@ class ShotResult:
     rested: bool
 
 
+@dataclass(frozen=True)
+class Pitch:
+    """A die tipped up on an edge (physics/pitch.py)."""
+
+    phi: float  # rad, 0 = flat on its face, pi/2 = landing on the next face
+    rate: float  # rad/s, > 0 tipping forward
+    side: int  # body side 0..3 it tips towards (outward normal at side * pi/2 in its frame)
+    heading: float  # world direction (rad) of the pitch's angular momentum's forward sense
+    cause: str  # what started it: "flick" | "rim" | "step" | "impact"
+
+    def to_json(self) -> list[Any]:
+        return [self.phi, self.rate, self.side, self.heading, self.cause]
+
+
 @dataclass(eq=False)
 class DieRecord:
     """Mutable per-die record (internal to the physics package)."""
@@ -81,6 +99,7 @@ class DieRecord:
     fall_time: float | None = None  # s since the die lost support over the hole
     fresh: bool = False  # launched impulsively: next friction kick is a half step
     riding: bool = False  # sliding over the hole's far rim on its rounded edge
+    pitch: Pitch | None = None  # tipped up on an edge, tumbling or rocking (physics/pitch.py)
     group: int = 0  # dice of different groups never touch (World.set_contact_group)
     x: float = 0.0  # pose/velocity cache; authoritative when the die is out of the space
     y: float = 0.0

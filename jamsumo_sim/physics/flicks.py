@@ -1,6 +1,6 @@
 """The finger: the fair-flick check (limits, and the finger's box behind the struck face touching no
 other die) and the flick itself (the finger's impulse, within the friction cone, at the pad's lever
-on the struck face; a high strike tumbles the die)."""
+on the struck face; a high strike pitches the die: physics/pitch.py)."""
 
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ from ..flick import (
     cone_parts,
     contact_point,
     finger_impulse,
-    flick_tumbles,
     launch_speed,
     lever,
+    pitch_rate,
     struck_side,
 )
+from . import pitch
 from .datatypes import ON_BOARD, DieRecord, IllegalAction
-from .tumbles import tumble
 
 if TYPE_CHECKING:
     from .world import World
@@ -138,7 +138,8 @@ def apply_flick(w: World, flick: Flick) -> None:
     w._unchecked = True
     face = d.orientation.face_towards(k * math.pi / 2)
     w.events.append(Event(w.time, FLICK, (d.id,), {**flick.to_json(), "face_struck": face}))
-    if flick_tumbles(flick, p):
-        tumble(w, d, flick.direction - ang, "flick")
+    # a strike above mid-height tips the die up on its leading edge (physics/pitch.py): it
+    # tumbles as often as the pitch's energy allows, or rocks back
+    pitch.start(w, d, flick.direction - ang, pitch_rate(flick, p), "flick")
     w._dirty = True
     w._canonical = False

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..board import Platform
 from ..events import PLATFORM, Event
 from ..flick import speed_after_trip, trip_speed
-from . import tumbles, view
+from . import pitch, tumbles, view
 from .datatypes import DieRecord
 from .space import FILTER_HIGH, FILTER_LOW
 
@@ -67,7 +67,10 @@ def maybe_climb(w: World, d: DieRecord, plat: Platform) -> None:
     d.level = plat.name
     d.shape.filter = FILTER_HIGH
     w.space.reindex_shapes_for_body(b)
-    tumbles.tumble(w, d, math.atan2(-n[1], -n[0]) - b.angle, "step")
+    heading = math.atan2(-n[1], -n[0]) - b.angle
+    tumbles.tumble(w, d, heading, "step")
+    # the landing on the top leaves a pitch: it may tumble on or rock (physics/pitch.py)
+    pitch.start(w, d, heading, pitch.trip_rate(vn, step, p), "step")
     w.events.append(Event(w.time, PLATFORM, (d.id,), {"platform": plat.name, "action": "landed"}))
     if hit is not None and hit.other is not None:
         tumbles.impact(w, d, hit.other, hit.normal)  # landed against a die: it strikes it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy as _copy
 import hashlib
+import math
 import struct
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -15,7 +16,7 @@ from .. import errors
 from ..board import board_to_dict, load_board
 from ..die import Orientation
 from ..params import PhysicsParams
-from .datatypes import STATUSES, DieRecord
+from .datatypes import MAX_PITCH_RATE, PITCH_CAUSES, STATUSES, DieRecord, Pitch
 from .rest import resting
 from .space import build_space, pull
 
@@ -74,24 +75,25 @@ def snapshot(w: World) -> dict[str, Any]:
     for d in w._dice.values():
         if d.in_space:
             pull(d)
-        dice.append(
-            {
-                "id": d.id,
-                "x": d.x,
-                "y": d.y,
-                "angle": d.angle,
-                "vx": d.vx,
-                "vy": d.vy,
-                "omega": d.omega,
-                "orientation": d.orientation.as_list(),
-                "status": d.status,
-                "level": d.level,
-                "straddle": d.straddle,
-                "fall_time": d.fall_time,
-                "fresh": d.fresh,
-                "riding": d.riding,
-            }
-        )
+        rec = {
+            "id": d.id,
+            "x": d.x,
+            "y": d.y,
+            "angle": d.angle,
+            "vx": d.vx,
+            "vy": d.vy,
+            "omega": d.omega,
+            "orientation": d.orientation.as_list(),
+            "status": d.status,
+            "level": d.level,
+            "straddle": d.straddle,
+            "fall_time": d.fall_time,
+            "fresh": d.fresh,
+            "riding": d.riding,
+        }
+        if d.pitch is not None:  # only mid-tumble (older snapshots read the same)
+            rec["pitch"] = d.pitch.to_json()
+        dice.append(rec)
     return {
         "version": SNAPSHOT_VERSION,
         "board": board_to_dict(w.board),
@@ -128,6 +130,7 @@ def from_snapshot(
             vx=float(s["vx"]),
             vy=float(s["vy"]),
             omega=float(s["omega"]),
+            pitch=_pitch(s.get("pitch"), s["id"]),
         )
         if d.status not in STATUSES:
             raise errors.UserError(f"snapshot die {d.id!r}: bad status {d.status!r}")
@@ -148,4 +151,30 @@ def checksum(w: World) -> str:
         h.update(struct.pack("<6d", d.x, d.y, d.angle, d.vx, d.vy, d.omega))
         h.update(bytes(d.orientation.as_list()))
         h.update(f"{d.status}|{d.level}|{d.straddle}|{d.fall_time!r}|{d.riding}".encode())
+        if d.pitch is not None:  # absent at rest: rest checksums are as before
+            h.update(repr(d.pitch.to_json()).encode())
     return h.hexdigest()
+
+
+def _pitch(raw: Any, die_id: Any) -> Pitch | None:
+    """A snapshot's ``pitch`` entry [phi, rate, side, heading, cause] (or None), checked."""
+    if raw is None:
+        return None
+    ok = isinstance(raw, list) and len(raw) == 5
+    if ok:
+        phi, rate, side, heading, cause = raw
+        ok = (
+            all(
+                isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+                for v in (phi, rate, heading)
+            )
+            and abs(heading) <= 1e3
+            and type(side) is int
+            and 0 <= side <= 3
+            and cause in PITCH_CAUSES
+            and 0.0 <= phi <= 0.5 * math.pi
+            and abs(rate) <= MAX_PITCH_RATE
+        )
+    if not ok:
+        raise errors.UserError(f"snapshot die {die_id!r}: bad pitch {repr(raw)[:40]}")
+    return Pitch(float(phi), float(rate), side, float(heading), cause)

@@ -12,7 +12,7 @@ import numpy as np
 from .. import step_kernels
 from ..events import HOLE, OFF_BOARD, SKIM, Event
 from ..flick import speed_after_trip, trip_speed
-from . import platforms, view
+from . import pitch, platforms, view
 from .datatypes import IN_HOLE, OFF, ON_BOARD, DieRecord
 from .space import remove_body
 from .tumbles import Hit, impact, sweep, tumble
@@ -41,6 +41,8 @@ def after_step(w: World) -> None:
         d = order[i]
         if d.status != ON_BOARD:
             continue
+        if d.pitch is not None:
+            changed |= pitch.step_die(w, d)
         if off[i]:
             to_off_board(w, d)
             changed = True
@@ -127,7 +129,10 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
         b.position = stop
         b.angular_velocity = 0.0
         w.space.reindex_shapes_for_body(b)
-        tumble(w, d, math.atan2(vy, vx) - view.ang(w)[i], "rim")
+        heading = math.atan2(vy, vx) - view.ang(w)[i]
+        tumble(w, d, heading, "rim")
+        # the landing after the trip leaves a pitch: it may tumble on or rock (physics/pitch.py)
+        pitch.start(w, d, heading, pitch.trip_rate(v, step, p), "rim")
         if hit is not None and hit.other is not None:
             impact(w, d, hit.other, hit.normal)  # stopped against a die: it strikes it
     return True

@@ -1,7 +1,7 @@
 """Face changes: a quarter turn about the horizontal axis across the motion, logged as a ``tumble``
-event (the closed-form edge mechanics that decide *whether* a die tumbles live in
-:mod:`jamsumo_sim.flick`); and the position jumps of tumbles that carry a die over an edge (a climb
-onto a platform, a trip over the hole's far rim).
+event (the pitch that decides *when* a die turns over lives in :mod:`.pitch`, the trip thresholds
+in :mod:`jamsumo_sim.flick`); and the position jumps of tumbles that carry a die over an edge (a
+climb onto a platform, a trip over the hole's far rim, a pitched die's quarter turn).
 
 A jump must not land inside what is there (physics.md s8.2): :func:`sweep` moves the die's square
 footprint along the jump and finds the first contact with another die (or a platform wall);
@@ -99,11 +99,15 @@ def sweep(w: World, d: DieRecord, move: Vec, walls: bool) -> Hit | None:
     start = (b.position[0], b.position[1])
     tol = TOUCH_FRACTION * p.collision_slop
     best: Hit | None = None
+    # dice whose centres lie farther than this cannot be met (the jump plus both half-diagonals)
+    reach = math.hypot(move[0], move[1]) + 2.0 * w._half_diag + tol
     # dice in insertion order, then walls: ties go to the first, so the result is reproducible
     for other in w._dice.values():
         if other is d or not other.in_space or other.group != d.group:
             continue
         ob = other.body
+        if math.hypot(ob.position[0] - start[0], ob.position[1] - start[1]) > reach:
+            continue
         box = ((ob.position[0], ob.position[1]), (half, half), *_box_axes(ob.angle))
         found = first_contact(start, move, half, b.angle, box, tol)
         if found is not None and (best is None or found[0] < best.s):

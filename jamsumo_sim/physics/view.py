@@ -124,7 +124,8 @@ def refresh_flags(w: World, nrows: int) -> None:
     grounded, low = step_kernels.GROUNDED, step_kernels.LOW
     w._flags = np.array(
         [
-            (grounded if d.fall_time is None else 0)
+            # a pitched die stands on an edge: no patch friction (physics/pitch.py)
+            (grounded if d.fall_time is None and d.pitch is None else 0)
             | (low if d.level is None else 0)
             | (step_kernels.FRESH if d.fresh else 0)
             for d in order
@@ -132,9 +133,12 @@ def refresh_flags(w: World, nrows: int) -> None:
         dtype=np.int8,
     )
     w._groups = np.array([d.group for d in order], dtype=np.int64)
-    w._all_grounded = all(d.fall_time is None for d in order)
+    w._all_grounded = all(d.fall_time is None and d.pitch is None for d in order)
     w._any_fresh = any(d.fresh for d in order)
-    special = [bool(d.straddle or d.level or d.riding or d.fall_time is not None) for d in order]
+    special = [
+        bool(d.straddle or d.level or d.riding or d.fall_time is not None or d.pitch is not None)
+        for d in order
+    ]
     w._special_arr = np.array(special, dtype=bool)
     w._special = any(special)
     if nrows != w._nrows:

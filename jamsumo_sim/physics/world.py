@@ -10,7 +10,8 @@ A thin façade over the physics package; each concern lives in its own module:
 - :mod:`.space` the Space's assembly (die bodies, platform walls, filters, canonical rebuild);
 - :mod:`.contacts` first contacts as ``collision`` events, impact tumbles, the energy limiter;
 - :mod:`.support` off the side and the hole (fall, drop in, ride over, trip over the far rim);
-  :mod:`.platforms` climbs, landings, straddles; :mod:`.tumbles` face changes;
+  :mod:`.platforms` climbs, landings, straddles; :mod:`.tumbles` face changes; :mod:`.pitch`
+  tumbling and rolling (a die tipped up on an edge: quarter turns while its energy allows);
 - :mod:`.flicks` the fair-flick check and the strike;
 - :mod:`.rest` the rest criterion, run to rest and settling (a rest state is canonical);
 - :mod:`.snapshot` exact copies, snapshots, checksums.
@@ -223,11 +224,12 @@ class World:
             face=d.orientation.top,
             orientation=d.orientation,
             status=d.status,
-            flat=d.status == ON_BOARD and not falling and d.straddle is None,
+            flat=d.status == ON_BOARD and not falling and d.straddle is None and d.pitch is None,
             on_platform=d.level if d.status == ON_BOARD else None,
             falling=falling,
             drop=drop,
             tilt=tilt,
+            pitch=d.pitch.phi if d.pitch is not None else 0.0,
         )
 
     def states(self) -> list[DieState]:

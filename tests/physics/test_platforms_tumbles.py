@@ -20,8 +20,9 @@ def test_trip_thresholds(params, step, expected):
 
 
 def test_pitch_thresholds(params):
-    """Tumble pitch rate ~24.7 rad/s; ~1.4 m/s at b = 0.6 a, 0.56 m/s at 0.75 a; mid-height never."""
-    assert pitch_tumble_rate(params) == pytest.approx(24.7, abs=0.1)
+    """Tumble pitch rate ~19.5 rad/s (model 0.4: the inertia about the leading edge, 2/3 m a^2;
+    model 0.3 had 24.7); ~1.1 m/s at b = 0.6 a, 0.44 m/s at 0.75 a; mid-height never."""
+    assert pitch_tumble_rate(params) == pytest.approx(19.5, abs=0.1)
     m = params.die_mass
 
     def threshold(height):
@@ -34,9 +35,9 @@ def test_pitch_thresholds(params):
                 lo = mid
         return hi
 
-    # physics.md quotes rough values for mu = 0.25
-    assert threshold(0.6) == pytest.approx(1.4, rel=0.1)
-    assert threshold(0.75) == pytest.approx(0.56, rel=0.1)
+    # physics.md s4 quotes model 0.3's rough values (1.4, 0.56 m/s); the edge inertia lowers them
+    assert threshold(0.6) == pytest.approx(1.1, rel=0.05)
+    assert threshold(0.75) == pytest.approx(0.44, rel=0.05)
     assert pitch_rate(Flick("a", 0.0, 5 * m, height=0.5), params) == 0.0
 
 
@@ -115,13 +116,15 @@ def test_high_flick_tumbles_mid_height_does_not(flat_board, params):
     w.add_die("mid", 1.0, 0.0, face=4)
     w.apply_flick(Flick("hi", 0.0, params.die_mass * 1.0, height=0.8))
     w.apply_flick(Flick("mid", 0.0, params.die_mass * 3.0, height=0.5))
+    w.run_until_rest(5.0)
     hi, mid = w.state("hi"), w.state("mid")
-    assert hi.face != 4 and mid.face == 4
+    assert mid.face == 4
+    # model 0.4: the high flick pitches the die; it tumbles while the pitch's energy allows
     t = [e for e in w.events if e.type == "tumble"]
-    assert len(t) == 1 and t[0].dice == ("hi",) and t[0].data["cause"] == "flick"
-    assert t[0].data == {"before": 4, "after": hi.face, "cause": "flick"}
-    # rolled forward (+x in world = body +x at angle 0): the west face came up
-    assert hi.orientation.top == 7 - w.state("mid").orientation.east
+    assert len(t) >= 1 and all(e.dice == ("hi",) and e.data["cause"] == "flick" for e in t)
+    assert t[0].data["before"] == 4 and t[-1].data["after"] == hi.face
+    # rolled forward (+x in world = body +x at angle 0): the west face came up first
+    assert t[0].data["after"] == 7 - mid.orientation.east
 
 
 def test_skimming_die_trips_over_far_rim(params):

@@ -1,0 +1,253 @@
+"""Tumbling and rolling: the pseudo-3D pitch of a die about its leading edge (physics.md s8.4;
+docs/physics.md "Tumbling and rolling").
+
+A pitched die carries (phi, rate, side): the angle it is tipped up about the leading edge of body
+side ``side`` (outward normal at side * pi/2 in the die's frame), and its rate (forward > 0).  The
+axis is fixed in the body for one quarter turn; the pitch's angular momentum keeps its direction
+in the world (``heading``), so a die that yaws while it tumbles tips over the side then nearest
+the heading at the next turn.
+While pitched it is an inverted pendulum about that edge (I_e = 2/3 m a^2 for a cube): it tips over
+only if its pitch energy exceeds the tip energy m g a (sqrt2 - 1)/2; its slide and spin feel only
+friction at the edge (``mu_pitch``, no patch, no spin coupling; the compiled kick skips it).  At
+phi = pi/2 the face changes (one ``tumble`` event), the centre advances one width and the new face
+lands: a plastic impact at the new edge with Coulomb friction ``mu_landing`` (:func:`landing`),
+which without slip leaves rate/4 (a cube's angular momentum about the new edge).  Below the tip
+energy the die rocks back; at phi = 0 it lies flat again and what pitch energy is left is lost.
+
+Pitched dice are rare and short-lived, so this is a Python path (once per model step per pitched
+die); everything is fixed-step arithmetic, hence deterministic and bit-reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ..flick import pitch_tumble_rate
+from ..params import PhysicsParams
+from .datatypes import Pitch
+from .tumbles import Hit, impact, sweep, tumble
+
+if TYPE_CHECKING:
+    from .datatypes import DieRecord
+    from .world import World
+
+QUARTER = 0.5 * math.pi
+# Largest pitch angle (rad) one integration substep may sweep: RK4 on the pendulum is then far
+# more accurate than the tip threshold tests need (each substep's energy is projected anyway),
+# and a landing is found at most this far past pi/2 (under a tenth of a step's time at the rates
+# that land).
+MAX_SUBSTEP_ANGLE = 0.15
+# At most this many quarter turns in one model step (the launch cap's highest flick turns ~0.9 rad
+# per 2 ms step; the bound only keeps a pathological state from looping long).
+MAX_TURNS_PER_STEP = 8
+
+
+# --- the mechanics (pure functions, the oracles' formulas) ---------------------------------------
+
+
+def edge_inertia(p: PhysicsParams) -> float:
+    """Moment of inertia of a cube about one edge, m a^2/6 + m a^2/2 = 2/3 m a^2 [derived]."""
+    return 2.0 / 3.0 * p.die_mass * p.die_size**2
+
+
+def tip_energy(p: PhysicsParams) -> float:
+    """Energy (J) that lifts the centre of mass from a/2 over the edge to a/sqrt2 [derived]."""
+    return p.die_mass * p.gravity * p.die_size * (math.sqrt(2.0) - 1.0) / 2.0
+
+
+def tip_rate(p: PhysicsParams) -> float:
+    """Pitch rate (rad/s) at phi = 0 whose energy is exactly the tip energy (19.5 rad/s, 16 mm):
+    sqrt(2 E_tip / I_e), flick.pitch_tumble_rate."""
+    return pitch_tumble_rate(p)
+
+
+def lift(phi: float, p: PhysicsParams) -> float:
+    """Height (m) of the centre of mass above its flat height at pitch ``phi``."""
+    return 0.5 * p.die_size * (math.cos(phi) + math.sin(phi) - 1.0)
+
+
+def pitch_energy(phi: float, rate: float, p: PhysicsParams) -> float:
+    """Energy (J) of the pitch: rotation about the edge plus the lift of the centre of mass."""
+    return 0.5 * edge_inertia(p) * rate * rate + p.die_mass * p.gravity * lift(phi, p)
+
+
+def _accel(phi: float, k: float) -> float:
+    # gravity's torque about the edge over I_e: (3 g / 4 a)(sin phi - cos phi) = k (...)
+    return k * (math.sin(phi) - math.cos(phi))
+
+
+def swing(phi: float, rate: float, h: float, p: PhysicsParams) -> tuple[float, float]:
+    """The pendulum about the edge over ``h`` seconds (one RK4 step), its energy projected back
+    onto the start's (the rate's size follows from the energy; never more energy than before)."""
+    k = 0.75 * p.gravity / p.die_size
+    k1p, k1v = rate, _accel(phi, k)
+    k2p, k2v = rate + 0.5 * h * k1v, _accel(phi + 0.5 * h * k1p, k)
+    k3p, k3v = rate + 0.5 * h * k2v, _accel(phi + 0.5 * h * k2p, k)
+    k4p, k4v = rate + h * k3v, _accel(phi + h * k3p, k)
+    phi1 = phi + h * (k1p + 2 * k2p + 2 * k3p + k4p) / 6
+    rate1 = rate + h * (k1v + 2 * k2v + 2 * k3v + k4v) / 6
+    left = pitch_energy(phi, rate, p) - p.die_mass * p.gravity * lift(phi1, p)
+    if left <= 0.0:
+        return phi, 0.0  # past the turning point: stop there (gravity turns it next substep)
+    return phi1, math.copysign(math.sqrt(2.0 * left / edge_inertia(p)), rate1)
+
+
+def landing(rate: float, u: float, p: PhysicsParams) -> tuple[float, float]:
+    """(rate', u') after the new face lands: ``rate`` the pitch rate at phi = pi/2, ``u`` the
+    leading edge's slide (m/s, along the tip direction).  A plastic impact at the new edge with
+    Coulomb friction mu_landing (rigid cube, I_cm = m a^2/6; impulses per unit mass n normal,
+    f along): it sticks if |f| <= mu n, then rate' = rate/4 + 3u/(4a) and u' = 0, else it slips
+    with f = -mu n sign(slip).  Never more of the model's energy (1/2 u^2 + 1/2 I_e/m rate^2) than
+    before: a slipping landing that would show more is scaled back (docs/physics.md)."""
+    a = p.die_size
+    w = rate * a  # the new edge's fall speed
+    f = -(2.5 * u + 1.5 * w) / 4.0
+    n = (2.5 * w + 1.5 * u) / 4.0
+    if abs(f) > p.mu_landing * n:
+        s = -math.copysign(1.0, f)  # the way the new edge slides
+        den = 2.5 - 1.5 * p.mu_landing * s
+        if den > 0.0:
+            n = w / den
+            f = -p.mu_landing * s * n
+    rate1 = rate - 3.0 * (n + f) / a
+    u1 = u + 2.5 * f + 1.5 * n
+    e0 = 0.5 * u * u + a * a * rate * rate / 3.0
+    e1 = 0.5 * u1 * u1 + a * a * rate1 * rate1 / 3.0
+    if e1 > e0 > 0.0:
+        s = math.sqrt(e0 / e1)
+        rate1, u1 = rate1 * s, u1 * s
+    return rate1, u1
+
+
+def trip_rate(v: float, step: float, p: PhysicsParams) -> float:
+    """Pitch rate (rad/s) a die keeps after tumbling over an edge ``step`` above its base at
+    ``v``: the rotation left at the landing (flick.speed_after_trip's energy ``left``, about the
+    trip edge, k^2 as there) landing without slip, rate/4, and at most the (1 -
+    tumble_energy_retained) share of ``left`` the translation rule does not keep."""
+    a = p.die_size
+    h = a / 2 - step
+    if h <= 0:
+        return 0.0
+    k2 = a * a / 6 + (a / 2) ** 2 + h * h
+    left = 0.5 * v * v * h * h / k2 - p.gravity * step  # per unit mass
+    if left <= 0.0:
+        return 0.0
+    rate = 0.25 * math.sqrt(2.0 * left / k2)
+    return min(rate, math.sqrt(3.0 * (1.0 - p.tumble_energy_retained) * left) / a)
+
+
+# --- the World's side ------------------------------------------------------------------------
+
+
+def start(w: World, d: DieRecord, body_dir: float, rate: float, cause: str) -> None:
+    """Tip ``d`` up towards ``body_dir`` (radians in its frame, snapped to a side) at ``rate``;
+    a die already pitched that way gains the rate, one pitched another way is replaced."""
+    if rate <= 0.0 or d.fall_time is not None:
+        return
+    side = round(body_dir / QUARTER) % 4
+    heading = math.remainder(d.body.angle + side * QUARTER, 2 * math.pi)
+    old = d.pitch
+    if old is not None and old.side == side:
+        d.pitch = Pitch(old.phi, old.rate + rate, side, old.heading, old.cause)
+    else:
+        d.pitch = Pitch(0.0, rate, side, heading, cause)
+    w._dirty = True  # the kernels' flags: a pitched die gets no patch friction
+
+
+def step_die(w: World, d: DieRecord) -> bool:
+    """Advance ``d``'s pitch over one model step (after the step's collisions); True if the
+    kernels' flags must be rebuilt (the pitch ended).  The velocity, the jumps and the face are
+    written to the body; the step's pending kick is dropped (``_current``) so the next step
+    reads them."""
+    p = w.params
+    pt = d.pitch
+    if pt is None:
+        return False
+    b = d.body
+    if d.fall_time is not None or b is None:
+        d.pitch = None  # over the hole: the fall takes over
+        w._dirty = True
+        return True
+    phi, rate, side = pt.phi, pt.rate, pt.side
+    vx, vy = b.velocity
+    spin = b.angular_velocity
+    h_all = p.dt
+    n = max(1, math.ceil(h_all * (abs(rate) + tip_rate(p)) / MAX_SUBSTEP_ANGLE))
+    h = h_all / n
+    dv = p.mu_pitch * p.gravity * h  # the edge's friction: speed lost per substep
+    # a line contact a long, evenly loaded: friction torque mu m g a/4 on I = m a^2/6
+    dspin = 1.5 * p.mu_pitch * p.gravity / p.die_size * h
+    turns = 0
+    pitched = True
+    for _ in range(n):
+        v = math.hypot(vx, vy)
+        scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
+        vx, vy = vx * scale, vy * scale
+        spin = math.copysign(max(0.0, abs(spin) - dspin), spin)
+        phi, rate = swing(phi, rate, h, p)
+        if phi <= 0.0 and rate <= 0.0:
+            pitched = False  # rocked back: flat again, the pitch energy lost on the slap
+            break
+        if phi >= QUARTER:
+            # landed (a substep sweeps at most MAX_SUBSTEP_ANGLE): at the rate the pitch's
+            # energy gives at exactly pi/2 (no lift there), the overshoot dropped
+            turns += 1
+            land_rate = math.sqrt(2.0 * pitch_energy(phi, rate, p) / edge_inertia(p))
+            vx, vy, rate, blocked = _land(w, d, side, vx, vy, land_rate, pt.cause)
+            phi = 0.0
+            side = round((pt.heading - b.angle) / QUARTER) % 4  # the next edge under the heading
+            if blocked or rate <= 0.0 or turns >= MAX_TURNS_PER_STEP:
+                pitched = False  # lies flat on the new face (or fell back, blocked)
+                break
+    d.pitch = Pitch(phi, rate, side, pt.heading, pt.cause) if pitched else None
+    b.velocity = (vx, vy)
+    b.angular_velocity = spin
+    w._current = False
+    if d.pitch is None:
+        w._dirty = True
+        return True
+    return False
+
+
+def _land(
+    w: World, d: DieRecord, side: int, vx: float, vy: float, rate: float, cause: str
+) -> tuple[float, float, float, bool]:
+    """A completed quarter turn: the face changes, the centre jumps one width (up to the first
+    die or platform wall in the way, physics.md s8.2) and the new face lands.  Blocked before
+    half the jump, the die cannot turn over: it falls back flat (rate 0) and strikes what it met."""
+    p = w.params
+    b = d.body
+    ang = b.angle + side * QUARTER
+    cx, cy = math.cos(ang), math.sin(ang)
+    move = (p.die_size * cx, p.die_size * cy)
+    hit = sweep(w, d, move, walls=True)
+    s = 1.0 if hit is None else hit.s
+    if hit is not None and s < 0.5:
+        vx, vy = _strike(w, d, hit, vx, vy)
+        return vx, vy, 0.0, True
+    x, y = b.position
+    b.position = (x + s * move[0], y + s * move[1])
+    w.space.reindex_shapes_for_body(b)
+    tumble(w, d, side * QUARTER, cause)
+    u = vx * cx + vy * cy
+    rate1, u1 = landing(rate, u, p)
+    vx, vy = vx + (u1 - u) * cx, vy + (u1 - u) * cy
+    if hit is not None:
+        vx, vy = _strike(w, d, hit, vx, vy)
+    return vx, vy, rate1, False
+
+
+def _strike(w: World, d: DieRecord, hit: Hit, vx: float, vy: float) -> tuple[float, float]:
+    """The die, stopped by a jump against a die or a platform wall, strikes it: a die impact
+    (tumbles.impact), or the motion into the wall stops."""
+    nx, ny = hit.normal
+    if hit.other is not None:
+        d.body.velocity = (vx, vy)
+        impact(w, d, hit.other, hit.normal)
+        vx, vy = d.body.velocity
+        return vx, vy
+    vn = vx * nx + vy * ny
+    if vn > 0.0:
+        vx, vy = vx - vn * nx, vy - vn * ny
+    return vx, vy
