@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from card_games.jellyfish.cards import Deck, load_cards
+from card_games.jellyfish.cards import Deck, load_decks
 from card_games.jellyfish.state import ENTRIES_PER_TURN, MAX_TURNS, JellyfishState
 from jamsumo_sim.turnloop import Action, Game, RandomAgent
 
@@ -13,16 +13,28 @@ from jamsumo_sim.turnloop import Action, Game, RandomAgent
 class JellyfishGame(Game):
     name = "jellyfish"
     title = "Jelly Fish Toast & Jam"
-    version = 1
+    # 2: the deck's split (characters x colours x copies) is data, one variant per candidate; the
+    # standard deck changed from 10 x 2 x 4 (now variant "10x2x4") to the measured choice, so a
+    # version-1 record (whose cards and variant meant the old deck) is refused in one line
+    version = 2
     min_players = 2
     max_players = 6
-    variants = ("standard",)
 
-    def __init__(self, deck: Deck | None = None) -> None:
-        self.deck = deck if deck is not None else load_cards()
-        # one Action per card for chance outcomes ("which card is on top"), built once
-        self.outcome: dict[str, Action] = {c: Action.make(c, card=c) for c in self.deck.cards}
-        self.card_order: dict[str, int] = {c: i for i, c in enumerate(self.deck.cards)}
+    def __init__(self, decks: Deck | Mapping[str, Deck] | None = None) -> None:
+        if decks is None:
+            decks = load_decks()
+        elif isinstance(decks, Deck):
+            decks = {decks.variant: decks}
+        self.decks: dict[str, Deck] = dict(decks)
+        self.deck = next(iter(self.decks.values()))  # the default variant's
+        self.variants = tuple(self.decks)  # type: ignore[misc]  # per card data, not per class
+        # one Action per card for chance outcomes ("which card is on top"), built once; a card's
+        # name means the same card in every split
+        self.outcome: dict[str, Action] = {
+            c: Action.make(c, card=c) for deck in self.decks.values() for c in deck.cards
+        }
+        # kind -> label, over every split (a kind is labelled alike in each)
+        self.label_of = {k: v for deck in self.decks.values() for k, v in deck.label_of.items()}
         self._actions: dict[tuple[Any, ...], Action] = {}
 
     # Actions are built once and reused: legal actions are listed at every decision.
@@ -30,7 +42,7 @@ class JellyfishGame(Game):
         key = ("steal", what, victim, kind)
         action = self._actions.get(key)
         if action is None:
-            label = self.deck.label(kind)
+            label = self.label_of[kind]
             name = (
                 f"steal the Cover card on seat {victim}'s {label}"
                 if what == "cover"
@@ -43,16 +55,16 @@ class JellyfishGame(Game):
         key = ("cover", kind)
         action = self._actions.get(key)
         if action is None:
-            name = f"cover your {self.deck.label(kind)}"
+            name = f"cover your {self.label_of[kind]}"
             action = self._actions[key] = Action.make(name, kind=kind)
         return action
 
     def give_action(self, card: str, to: int) -> Action:
-        kind = self.deck.kind_of[card]
+        kind = card.rsplit(".", 1)[0]  # <character>.<colour>.<n>
         key = ("give", kind, to)
         action = self._actions.get(key)
         if action is None:
-            name = f"give {self.deck.label(kind)} to seat {to}"
+            name = f"give {self.label_of[kind]} to seat {to}"
             action = self._actions[key] = Action.make(name, to=to)
         return action
 
@@ -76,4 +88,5 @@ class JellyfishGame(Game):
     def render(self, observation: Mapping[str, Any], seat: int | None) -> str:
         from card_games.jellyfish.render import render
 
-        return render(self.deck, observation, seat)
+        deck = self.decks.get(str(observation.get("variant")), self.deck)
+        return render(deck, observation, seat)

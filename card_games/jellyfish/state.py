@@ -60,7 +60,7 @@ class JellyfishState(State):
     def __init__(self, game: JellyfishGame, params: Mapping[str, Any], seed: int = 0) -> None:
         super().__init__(game, params, seed)
         n = self.num_players
-        self.deck: Deck = game.deck
+        self.deck: Deck = game.decks[self.params["variant"]]
         self.set_size = self.deck.set_size(n)
         self.turns = TurnTracker.start(Seating(n), ROUND, {"first_player": 0})
         # the unknown part, held in deck order: its real order is unknown, so a draw is a uniform
@@ -349,6 +349,14 @@ class JellyfishState(State):
         self.say(f"Game over: {reason}. Winner: {winners}.")
 
     # -- results ---------------------------------------------------------------------------------
+    def end_code(self) -> str | None:
+        """How the game ended, for ``--json``: three_sets, pile_exhausted or turn_limit."""
+        if not self.over:
+            return None
+        if any(len(sets) >= self.deck.to_win for sets in self.completed):
+            return "three_sets"
+        return "turn_limit" if self.end_reason.endswith("(safety limit)") else "pile_exhausted"
+
     def turns_played(self) -> int:
         """Whole turns taken (a turn is several decisions), as the log numbers them."""
         return self.turn_count
@@ -420,6 +428,7 @@ class JellyfishState(State):
         head = self.tasks[0]["kind"] if self.tasks and not self.over else None
         return {
             "seat": seat,
+            "variant": self.deck.variant,
             "players": self.num_players,
             "set_size": self.set_size,
             "sets_to_win": self.deck.to_win,
@@ -478,6 +487,6 @@ class JellyfishState(State):
         order = [pool[i] for i in rng.permutation(len(pool))]
         for (s, k), card in zip(slots, order[: len(slots)], strict=True):
             clone.covers[s][k] = {"card": card, "public": False}
-        clone.pile = sorted(order[len(slots) :], key=self.game.card_order.__getitem__)
+        clone.pile = sorted(order[len(slots) :], key=self.deck.card_index.__getitem__)
         clone._draw = None
         return clone

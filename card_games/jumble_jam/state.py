@@ -703,6 +703,19 @@ class JumbleJamState(State):
         else:
             self._new_batch()
 
+    def end_code(self) -> str | None:
+        """How the game ended, for ``--json`` (from the reason logged by :meth:`_end`)."""
+        if not self.over:
+            return None
+        reason = self.end_reason
+        if reason.endswith("exact orders"):
+            return "four_exact_orders" if self.cat.exact_orders_to_win == 4 else "exact_orders"
+        if reason.endswith("round limit is reached"):
+            return "round_limit"
+        if "pastry" in reason:
+            return "pastry_exhausted"
+        return "orders_exhausted"  # none left on display or in the deck
+
     def _end(self, reason: str) -> None:
         self.over = True
         self.end_reason = reason

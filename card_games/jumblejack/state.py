@@ -455,6 +455,15 @@ class JumbleJackState(State):
             )
             self._finish(spared=target)
 
+    def end_code(self) -> str | None:
+        """How the game ended, for ``--json``: exact_match (a target matched the Doll while
+        Rings were left) or final_ritual (the Final Ritual decided it)."""
+        if self.stage != "over":
+            return None
+        return (
+            "final_ritual" if self.centre == 0 else "exact_match"
+        )  # no Rings left: the Final Ritual
+
     def _finish(self, cursed: int | None = None, spared: int | None = None) -> None:
         self.stage = "over"
         if cursed is not None:

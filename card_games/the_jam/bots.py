@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD, Card, CardSet, TaskCard, card_rank
 from card_games.the_jam.scoring import task_points, yum_points
-from jamsumo_sim.turnloop import Action, HeuristicAgent, SeatView
+from jamsumo_sim.turnloop import Action, Game, HeuristicAgent, SeatView
 
 READY = 0.7  # chance weight of a hand card whose ingredient or jam is already available
 LATER = 0.25  # weight of a hand card still waiting for its ingredient
@@ -186,11 +186,33 @@ class TradeTarget(NamedTuple):
 _TARGETS: dict[tuple[Any, ...], TradeTarget | None] = {}
 
 
+Refusal = tuple[int, tuple[str, ...], tuple[str, ...]]  # (partner, our labels, their labels)
+
+
 class SmartAgent(HeuristicAgent):
     kind = "smart"
 
+    def __init__(self, seat: int, game: Game, **options: Any) -> None:
+        super().__init__(seat, game, **options)
+        # our proposals refused so far this game (the state lists only this turn's): a partner
+        # who refused an offer is not asked the same again ("the same refused trade 6 turns
+        # running"); it is public information, seen as it happens
+        self.refusals: set[Refusal] = set()
+        self._last_turn = -1
+
+    def _remember_refusals(self, obs: dict[str, Any]) -> frozenset[Refusal]:
+        if obs["turn"] < self._last_turn:  # a new game with the same bot
+            self.refusals = set()
+        self._last_turn = obs["turn"]
+        if obs["active"] == self.seat:  # the refusals listed are the active seat's proposals
+            self.refusals.update(
+                (r["partner"], tuple(r["mine"]), tuple(r["theirs"])) for r in obs["refused"]
+            )
+        return frozenset(self.refusals)
+
     def prepare(self, view: SeatView) -> Context:
         obs = view.observation
+        refused = self._remember_refusals(obs)
         cs: CardSet = view.game.cards  # type: ignore[attr-defined]
         seat = view.seat
         made = [r["card"] for r in obs["made"][seat]]
@@ -217,7 +239,7 @@ class SmartAgent(HeuristicAgent):
             and obs["active"] == seat
             and obs["variant"] != "travel"
         ):
-            ctx.target = self._cached_trade_target(ctx, obs)
+            ctx.target = self._cached_trade_target(ctx, obs, refused)
         return ctx
 
     # -- targets ------------------------------------------------------------------------------
@@ -246,7 +268,9 @@ class SmartAgent(HeuristicAgent):
             return None
         return frozenset(chosen)
 
-    def _cached_trade_target(self, ctx: Context, obs: dict[str, Any]) -> TradeTarget | None:
+    def _cached_trade_target(
+        self, ctx: Context, obs: dict[str, Any], refused: frozenset[Refusal]
+    ) -> TradeTarget | None:
         """The trade target, memoised on everything it depends on (the made recipes, our tasks,
         the refused proposals): a proposal takes several decisions with the same target."""
         key = (
@@ -255,16 +279,18 @@ class SmartAgent(HeuristicAgent):
             tuple(ctx.made),
             tuple((s, tuple(m)) for s, m in sorted(ctx.others.items())),
             tuple(t.id for t in ctx.tasks),
-            tuple((r["partner"], tuple(r["mine"]), tuple(r["theirs"])) for r in obs["refused"]),
+            refused,
         )
         if key in _TARGETS:
             return _TARGETS[key]
         if len(_TARGETS) >= 512:
             _TARGETS.clear()
-        target = _TARGETS[key] = self._trade_target(ctx, obs)
+        target = _TARGETS[key] = self._trade_target(ctx, obs, refused)
         return target
 
-    def _trade_target(self, ctx: Context, obs: dict[str, Any]) -> TradeTarget | None:
+    def _trade_target(
+        self, ctx: Context, obs: dict[str, Any], refused: frozenset[Refusal]
+    ) -> TradeTarget | None:
         """The best bundle to propose: it raises our score, costs the partner nothing visible.
 
         Each recipe's worth to us alone (gain if received, loss if given) ranks one-for-one
@@ -274,7 +300,6 @@ class SmartAgent(HeuristicAgent):
         can come out; only the most promising few recipes of each side are tried at each step.
         """
         cards = ctx.cs.cards
-        refused = {(r["partner"], tuple(r["mine"]), tuple(r["theirs"])) for r in obs["refused"]}
         wanted: list[tuple[int, str, float]] = []
         for partner, theirs in sorted(ctx.others.items()):
             for y in _distinct_labels(ctx, theirs):
@@ -325,7 +350,7 @@ class SmartAgent(HeuristicAgent):
         theirs: list[str],
         asks: list[str],
         gives: list[str],
-        refused: set[tuple[int, tuple[str, ...], tuple[str, ...]]],
+        refused: frozenset[Refusal],
     ) -> tuple[float, TradeTarget] | None:
         """Grow a bundle greedily from one pair; the best bundle seen that was not refused."""
         cards = ctx.cs.cards

@@ -24,8 +24,12 @@ class JamGame(Game):
     variants = ("standard", "kids", "travel")
     # 2: the trade step lists the plays (a card played ends it) instead of a "no trade" move;
     # a version-1 history still re-plays, "no trade" being legal there (unlisted)
-    version = 2
-    reads_versions = (1,)
+    # 3: a 2-player Big tea party scores the player's best grouping of task cards (not the deal
+    # order); an ingredient from hand shows others its fruit only. The moves are unchanged, so
+    # older histories re-play; a finished 2-player record whose party score depended on the deal
+    # order verifies as a different result (replay --verify names it)
+    version = 3
+    reads_versions = (1, 2)
 
     @property
     def cards(self) -> CardSet:

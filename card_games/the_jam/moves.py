@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from card_games.the_jam.basket import stack_tops
 from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD, CardSet, card_rank
-from card_games.the_jam.rules import TRAVEL_MAX_SWAP
+from card_games.the_jam.rules import FACE_DOWN, SEEN_BY, TRAVEL_MAX_SWAP
 from jamsumo_sim.turnloop import Action
 
 if TYPE_CHECKING:
@@ -642,9 +642,13 @@ def _swap(state: JamState, a: int, b: int, from_a: list[str], from_b: list[str])
     moving_b = [state.take_made(b, c) for c in from_b]
     for recipe in moving_a:
         recipe["since"] = state.turn_no  # its ingredient stays until the receiver's next discard
+        if FACE_DOWN in recipe:  # the receiver holds the stack and may look at its face-down card
+            recipe[SEEN_BY] = sorted({*recipe[SEEN_BY], b})
         state.made[b].append(recipe)
     for recipe in moving_b:
         recipe["since"] = state.turn_no
+        if FACE_DOWN in recipe:
+            recipe[SEEN_BY] = sorted({*recipe[SEEN_BY], a})
         state.made[a].append(recipe)
 
 
@@ -669,9 +673,22 @@ def _apply_play(state: JamState, action: Action) -> None:
         rid, iid, source = args["recipe"], args["ingredient"], args["source"]
         take(rid, source)
         take(iid, "basket" if source == "hand" else "hand")
-        state.made[seat].append({"card": rid, "under": [iid], "since": state.turn_no})
-        where = "from hand" if source == "hand" else "from the basket"
-        state.say(f"Seat {seat} makes {state.label(rid)} {where} with {state.label(iid)}.")
+        recipe: dict[str, Any] = {"card": rid, "under": [iid], "since": state.turn_no}
+        if source == "hand":  # the ingredient came face up from the basket: everyone saw it
+            state.made[seat].append(recipe)
+            state.say(f"Seat {seat} makes {state.label(rid)} from hand with {state.label(iid)}.")
+        else:
+            # from hand, the ingredient goes face down: others see only its fruit half (rulebook:
+            # "the ingredient card is placed face down") until it is discarded to the basket
+            recipe[FACE_DOWN] = [iid]
+            recipe[SEEN_BY] = [seat]
+            state.made[seat].append(recipe)
+            fruit = state.card(iid).bottom
+            state.say(
+                f"Seat {seat} makes {state.label(rid)} from the basket with a face-down {fruit} "
+                "ingredient from hand."
+            )
+            state.say(f"(Your face-down card: {state.label(iid)}.)", to=seat)
     elif kind == "pie":
         rid, jid, source = args["recipe"], args["jam"], args["source"]
         take(rid, source)

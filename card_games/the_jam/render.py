@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from card_games.the_jam.cards import CardSet
+from card_games.the_jam.rules import FACE_DOWN_PREFIX
 
 LOG_LINES = 12
 
@@ -13,8 +14,14 @@ LOG_LINES = 12
 def _recipe(cs: CardSet, r: Mapping[str, Any]) -> str:
     text = f"{cs.cards[r['card']].label} [{cs.cards[r['card']].points}]"
     if r["under"]:
-        text += " on " + " + ".join(cs.cards[c].label for c in r["under"])
+        text += " on " + " + ".join(_ingredient(cs, c) for c in r["under"])
     return text
+
+
+def _ingredient(cs: CardSet, card_id: str) -> str:
+    if card_id.startswith(FACE_DOWN_PREFIX):  # played face down from a hand: its fruit only
+        return f"a face-down card ({card_id.removeprefix(FACE_DOWN_PREFIX)} ingredient)"
+    return cs.cards[card_id].label
 
 
 def render(cs: CardSet, obs: Mapping[str, Any], seat: int | None) -> str:

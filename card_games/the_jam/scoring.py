@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, permutations, product
 from operator import itemgetter
 
 from card_games.the_jam.cards import JAM, PIE, PINECONE, Card, CardSet, TaskCard, TaskRules
@@ -123,7 +123,8 @@ def _task_points(
 ) -> tuple[int, int, int]:
     winters = [t for t in tasks if t.type == "winter"]
     grandmas = [t for t in tasks if t.type == "grandma"]
-    parties = _parties(tasks)
+    groupings = _groupings(tasks)
+    parties = groupings[0]  # every grouping pictures the same recipes in all
     party_jams = _slot_sums([p[0] for p in parties])
     party_pies = _slot_sums([p[1] for p in parties])
     party_jam_total = sum(party_jams)
@@ -179,37 +180,88 @@ def _task_points(
     ]
     # no party scores more than its best count of filled slots: the highest total is found
     # trying the pairs with the most winter + grandma points first, until none can reach it
-    party_max = sum(
-        max(map(rules.party_points, range(sum(jam_slots) + sum(pie_slots) + 1)))
-        for jam_slots, pie_slots in parties
+    party_max = max(
+        sum(
+            max(map(rules.party_points, range(sum(jam_slots) + sum(pie_slots) + 1)))
+            for jam_slots, pie_slots in grouping
+        )
+        for grouping in groupings
     )
+    # and a pair whose recipes left could not reach the best total even if they all found a
+    # party slot, split as well as possible, is skipped without the exact search
+    k = len(parties)
+
+    def reach(j_left: tuple[int, ...], p_left: int, p_left_pies: tuple[int, ...]) -> int:
+        placed = min(sum(j_left) + p_left, party_jam_total) + sum(p_left_pies)
+        return _split_bound(placed, k, rules)
+
     top = -1
     for base, j_left, p_left, p_left_pies, _, _ in sorted(pairs, key=itemgetter(0), reverse=True):
         if base + party_max <= top:
             break
-        top = max(top, base + _party_best(j_left, p_left, p_left_pies, parties, rules))
+        if base + reach(j_left, p_left, p_left_pies) <= top:
+            continue
+        top = max(top, base + _party_best_of(j_left, p_left, p_left_pies, groupings, rules))
     for base, j_left, p_left, p_left_pies, w_pts, g_pts in pairs:
-        if base + party_max >= top:
-            party = _party_best(j_left, p_left, p_left_pies, parties, rules)  # mostly memoised
+        if base + reach(j_left, p_left, p_left_pies) >= top:
+            party = _party_best_of(j_left, p_left, p_left_pies, groupings, rules)  # memoised
             if base + party == top:
                 return w_pts, g_pts, party
     raise AssertionError("the best total is some pair's")  # pragma: no cover
 
 
+Party = tuple[tuple[int, ...], tuple[int, ...]]  # (jam slots per fruit, pie slots per fruit)
+
+
+@lru_cache(maxsize=1024)
+def _split_bound(placed: int, parties: int, rules: TaskRules) -> int:
+    """The most ``parties`` tea parties could score holding ``placed`` recipes in all (slots
+    ignored: an upper bound on any real split)."""
+    if parties <= 1:
+        return rules.party_points(placed) if parties == 1 else 0
+    return max(
+        rules.party_points(here) + _split_bound(placed - here, parties - 1, rules)
+        for here in range(placed + 1)
+    )
+
+
 @lru_cache(maxsize=4096)  # a pure function of the task cards, asked for on every scoring miss
-def _parties(tasks: tuple[TaskCard, ...]) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """The Big tea parties: the i-th card of each type together form party i (two with 2 players)."""
+def _groupings(tasks: tuple[TaskCard, ...]) -> tuple[tuple[Party, ...], ...]:
+    """Every way to form the player's Big tea parties: one card of each type per party.
+
+    With one card per type there is one party. With two (2 players) the deal order must not
+    matter (it is hidden and arbitrary), so every grouping is listed and the player scores the
+    best one: "players score points from all the task cards they received".
+    """
     by_type: dict[str, list[TaskCard]] = {}
     for t in tasks:
         by_type.setdefault(t.type, []).append(t)
-    count = max((len(v) for v in by_type.values()), default=0)
-    out = []
-    for i in range(count):
-        members = [v[i] for v in by_type.values() if i < len(v)]
-        jams = [f for m in members for f in m.party_jams]
-        pies = [f for m in members for f in m.party_pies]
-        out.append((_slots(jams), _slots(pies)))
-    return tuple(out)
+    lists = sorted(by_type.values(), key=len, reverse=True)
+    if not lists:
+        return ((),)
+    count = len(lists[0])
+    out: set[tuple[Party, ...]] = set()
+    # the first type's cards stay in order; every other type's cards are permuted over them
+    for orders in product(*(permutations(v) for v in lists[1:])):
+        parties = []
+        for i in range(count):
+            members = [lists[0][i], *(order[i] for order in orders if i < len(order))]
+            jams = [f for m in members for f in m.party_jams]
+            pies = [f for m in members for f in m.party_pies]
+            parties.append((_slots(jams), _slots(pies)))
+        out.add(tuple(sorted(parties)))  # the order of the parties does not matter
+    return tuple(sorted(out))
+
+
+def _party_best_of(
+    jams: tuple[int, ...],
+    pine: int,
+    pies: tuple[int, ...],
+    groupings: tuple[tuple[Party, ...], ...],
+    rules: TaskRules,
+) -> int:
+    """The best tea-party points over the player's possible groupings of task cards."""
+    return max(_party_best(jams, pine, pies, parties, rules) for parties in groupings)
 
 
 @lru_cache(maxsize=200_000)

@@ -26,7 +26,14 @@ from card_games.the_jam.cards import (
     Card,
     CardSet,
 )
-from card_games.the_jam.rules import BASKET_SIZE, HAND_SIZE, MAX_PROPOSALS
+from card_games.the_jam.rules import (
+    BASKET_SIZE,
+    FACE_DOWN,
+    FACE_DOWN_PREFIX,
+    HAND_SIZE,
+    MAX_PROPOSALS,
+    SEEN_BY,
+)
 from card_games.the_jam.scoring import Breakdown, score_player
 from jamsumo_sim.errors import IllegalAction
 from jamsumo_sim.turnloop import (
@@ -231,6 +238,8 @@ class JamState(State):
         for cid in recipe["under"]:
             self.to_basket(cid)
         recipe["under"] = []
+        recipe.pop(FACE_DOWN, None)  # face up in the basket now
+        recipe.pop(SEEN_BY, None)
 
     # -- whose move -------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -571,6 +580,11 @@ class JamState(State):
         self.turns.advance()
         self._start_turn()
 
+    def end_code(self) -> str | None:
+        """How the game ended, for ``--json``: the deck ran out and every hand was played out
+        (the rulebook's only end)."""
+        return "deck_out" if self.over else None
+
     def _game_over(self) -> None:
         self.over = True
         self.step = "over"
@@ -636,9 +650,20 @@ class JamState(State):
     def _made_view(self, owner: int, viewer: int | None) -> list[dict[str, Any]]:
         hidden = self.travel and viewer != owner
         return [
-            {"card": r["card"], "under": list(r["under"]), "since": r["since"]}
+            {"card": r["card"], "under": self._under_view(r, viewer), "since": r["since"]}
             for r in self.made[owner]
             if not (hidden and not r["under"])
+        ]
+
+    def _under_view(self, recipe: Mapping[str, Any], viewer: int | None) -> list[str]:
+        """The ingredients on a recipe; one played face down from a hand shows others only its
+        fruit half, as ``face-down:<fruit>``."""
+        if FACE_DOWN not in recipe or viewer in recipe[SEEN_BY]:
+            return list(recipe["under"])
+        secret = recipe[FACE_DOWN]
+        return [
+            f"{FACE_DOWN_PREFIX}{self.card(c).bottom}" if c in secret else c
+            for c in recipe["under"]
         ]
 
     def observation(self, seat: int | None) -> dict[str, Any]:
@@ -733,7 +758,12 @@ class JamState(State):
             "deck": list(self.deck),
             "hands": [list(h) for h in self.hands],
             "basket": list(self.basket),
-            "made": [[dict(r, under=list(r["under"])) for r in m] for m in self.made],
+            # who may see a face-down ingredient follows from the history; it is left out of
+            # the state compared by digests so that records of rules version 2 still verify
+            "made": [
+                [{"card": r["card"], "under": list(r["under"]), "since": r["since"]} for r in m]
+                for m in self.made
+            ],
             "tasks": [{k: list(v) for k, v in t.items()} for t in self.tasks],
             "task_rest": {k: list(v) for k, v in self.task_rest.items()},
             "young_man": self.young_man,

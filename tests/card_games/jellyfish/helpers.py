@@ -9,7 +9,10 @@ from card_games.jellyfish import GAME
 from card_games.jellyfish.state import TURN_STEPS, JellyfishState
 from jamsumo_sim.turnloop import CHANCE, Action
 
-DECK = GAME.deck
+# Scenario tests use the 10 x 2 x 4 split: the rules do not depend on the split, and its ten
+# characters give every scenario enough different ones (the standard split has four).
+VARIANT = "10x2x4"
+DECK = GAME.decks[VARIANT]
 # kinds by position, so tests never depend on the assumed names (kind = character.colour)
 CHARS = [c.key for c in DECK.characters]
 COLOURS = list(DECK.colours)
@@ -40,7 +43,7 @@ def build(
 
     Seat ``active`` is about to do ``step`` (the rest of its turn follows).
     """
-    state = GAME.new_initial_state({"players": players}, seed=seed)
+    state = GAME.new_initial_state({"players": players, "variant": VARIANT}, seed=seed)
     state.tasks = []
     size = state.set_size
     for seat, spec in tables.items():

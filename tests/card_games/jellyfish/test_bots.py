@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from card_games.jellyfish import GAME
 from card_games.jellyfish.bots import SmartAgent
 from jamsumo_sim.turnloop import RandomAgent, play, seat_view
@@ -46,16 +48,19 @@ def test_smart_covers_its_most_valuable_partial_set() -> None:
     assert smart_move(state) == f"cover your {label(B)}"
 
 
-def test_smart_beats_random_in_two_player_games() -> None:
+@pytest.mark.parametrize(("variant", "bar"), [("standard", 0.55), ("10x2x4", 0.65)])
+def test_smart_beats_random_in_two_player_games(variant: str, bar: float) -> None:
     seeds = range(40)
     share = 0.0
     for seed in seeds:
         smart = seed % 2
         agents = [SmartAgent(s, GAME) if s == smart else RandomAgent(s, GAME) for s in range(2)]
-        result = play(GAME, agents, seed=seed, params={"players": 2})
+        result = play(GAME, agents, seed=seed, params={"players": 2, "variant": variant})
         share += (smart in result.winners) / len(result.winners)
-    # about 84 % over 200 seeds (benchmarks/bench_jellyfish.py); 65 % leaves room for the sample
-    assert share / len(seeds) >= 0.65
+    # over 400 seeds (benchmarks/measure_jellyfish_splits.py) about 62 % with the standard split
+    # (both sides reach 3 sets in every 2-player game: a race, with less room for skill) and
+    # about 84 % with 10 x 2 x 4; the bars leave room for the 40-seed sample (fair share 50 %)
+    assert share / len(seeds) >= bar
 
 
 def test_smart_wins_more_than_its_share_with_four_players() -> None:

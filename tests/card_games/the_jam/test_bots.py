@@ -199,3 +199,29 @@ def test_smart_judges_whole_bundles_when_answering() -> None:
         )
     act(st2, "propose")
     assert _choose(st2, 1).name == "refuse"  # asked for two jams, nothing in return
+
+
+class _Refuser(RandomAgent):
+    """Refuses every proposal; otherwise plays at random."""
+
+    kind = "refuser"
+
+    def act(self, view):  # type: ignore[no-untyped-def]
+        refuse = [a for a in view.legal_actions if a.get("trade") == "refuse"]
+        return refuse[0] if refuse else super().act(view)
+
+
+def test_smart_never_repeats_a_refused_offer_in_a_game() -> None:
+    # a refusal is remembered for the game, per partner and offer (not only for the turn)
+    offered = repeats = 0
+    for seed in range(6):
+        agents = [SmartAgent(0, GAME), _Refuser(1, GAME)]
+        state = play(GAME, agents, seed=seed, params={"players": 2}).state
+        offers = [
+            tuple(tuple(sorted(side.split(", "))) for side in e.text[21:-1].split(" for "))
+            for e in state.log
+            if e.text.startswith("Seat 0 offers seat 1 ")
+        ]
+        offered += len(offers)
+        repeats += len(offers) - len(set(offers))
+    assert offered >= 6 and repeats == 0, (offered, repeats)

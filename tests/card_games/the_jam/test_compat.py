@@ -41,5 +41,5 @@ def test_a_file_of_an_unknown_rules_version_is_one_clear_line(tmp_path: Path) ->
     data["version"] = 99
     path = tmp_path / "future.json"
     path.write_text(json.dumps(data))
-    with pytest.raises(UserError, match=r"rules version 99 is not supported .*version 2"):
+    with pytest.raises(UserError, match=r"rules version 99 is not supported .*version 3"):
         load_record(path)

@@ -35,7 +35,7 @@ def _visible_labels(obs: dict) -> set[str]:
     for made in obs["made"]:
         for r in made:
             ids += [r["card"], *r["under"]]
-    labels = {cards[c].label for c in ids}
+    labels = {cards[c].label for c in ids if c in cards}  # not a face-down ingredient's fruit
     text = " ".join(obs["log"])
     return labels | {lab for lab in (c.label for c in cards.values()) if lab in text}
 
@@ -126,3 +126,39 @@ def test_a_seat_out_of_turn_can_check_no_move(variant: str) -> None:
                 assert state.parse_action(seat, "no trade") is None
                 checked += 1
     assert checked > 40
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "standard"), (4, "travel")])
+def test_an_ingredient_from_hand_shows_others_its_fruit_only(players: int, variant: str) -> None:
+    # "the ingredient card is placed face down": the player's own card played under a recipe
+    # taken from the basket; the others see its fruit half, never its recipe half
+    cards = GAME.cards.cards
+    params = GAME.validate_params({"players": players, "variant": variant})
+    found = 0
+    for seed in range(4):
+        state = GAME.new_initial_state(params, seed=seed)
+        agents = [RandomAgent(s, GAME) for s in range(players)]
+        while not state.is_terminal():
+            before = len(state.log)
+            step(state, agents)
+            entry = state.history[-1]
+            args = entry.get("action", {}).get("args", {})
+            if args.get("play") != "jam" or args.get("source") != "basket":
+                continue
+            found += 1
+            mover, iid = entry["seat"], args["ingredient"]
+            secret, fruit = cards[iid].label, cards[iid].bottom
+            for seat in [None, *(s for s in range(players) if s != mover)]:
+                # lines only for this seat (its own draws) may name another copy of the card
+                shown = [e.text for e in state.log[before:] if e.visible_to(seat)]
+                shared = [e.text for e in state.log[before:] if e.visible_to(seat) and e.to is None]
+                assert any(f"face-down {fruit} ingredient" in line for line in shown), shown
+                assert not any(secret in line for line in shared), f"{seat}: {shared}"
+                obs = state.observation(seat)
+                assert iid not in json.dumps(obs), f"seat {seat} sees {iid}"
+                mine = next(r for r in obs["made"][mover] if r["card"] == args["recipe"])
+                assert mine["under"] == [f"face-down:{fruit}"]
+                assert f"face-down card ({fruit} ingredient)" in GAME.render(obs, seat)
+            own = [e.text for e in state.log[before:] if e.visible_to(mover)]
+            assert any(secret in line for line in own), own
+    assert found > 3

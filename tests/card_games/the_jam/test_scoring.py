@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -115,13 +116,32 @@ def brute(collection: list[Card], tasks: list[TaskCard]) -> int:
     by_type: dict[str, list[TaskCard]] = {}
     for t in tasks:
         by_type.setdefault(t.type, []).append(t)
+    # every grouping of the task cards into parties (one card of each type per party): the
+    # player scores the best one (2 players: the deal order is hidden and must not matter)
+    lists = list(by_type.values())
+    return max(
+        _brute_grouping(collection, winters, grandmas, _grouped(lists[0], orders))
+        for orders in itertools.product(*(itertools.permutations(v) for v in lists[1:]))
+    )
+
+
+def _grouped(first: list[TaskCard], orders: tuple[tuple[TaskCard, ...], ...]) -> list[list[Any]]:
     parties = []
-    for i in range(max(len(v) for v in by_type.values())):
-        members = [v[i] for v in by_type.values() if i < len(v)]
+    for i, lead in enumerate(first):
+        members = [lead, *(order[i] for order in orders if i < len(order))]
         parties.append(
             [(JAM, f) for m in members for f in m.party_jams]
             + [(PIE, f) for m in members for f in m.party_pies]
         )
+    return parties
+
+
+def _brute_grouping(
+    collection: list[Card],
+    winters: list[TaskCard],
+    grandmas: list[TaskCard],
+    parties: list[list[Any]],
+) -> int:
     targets = (
         [("w", i) for i in range(len(winters))]
         + [("g", i) for i in range(len(grandmas))]
@@ -173,6 +193,20 @@ def test_exact_search_matches_brute_force(
     if two_players:
         tasks += [W[(index + 1) % 4], G[(index + 2) % 4], Y[(index + 3) % 4]]
     assert sum(task_points(collection, tasks, RULES)) == brute(collection, tasks)
+
+
+def test_two_player_tea_parties_do_not_depend_on_the_deal_order() -> None:
+    # the same six task cards dealt in another order (which Grandma / Yum-yum card is "second")
+    # and the same recipes: the same score; here W1's and G2's party parts hold 5 recipes, which
+    # only score as a tea party when those two cards are grouped together
+    made = jams([*W[0].party_jams, *G[1].party_jams]) + pies([*W[0].party_pies, *G[1].party_pies])
+    results = {
+        task_points(made, [W[0], W[1], *gs, *ys], RULES)
+        for gs in itertools.permutations(G[:2])
+        for ys in itertools.permutations(Y[:2])
+    }
+    assert len(results) == 1
+    assert sum(results.pop()) >= RULES.party_points(len(made)) > 0
 
 
 def test_fruits_cover_every_non_pinecone_ingredient() -> None:
