@@ -70,6 +70,13 @@ def attach(space: pymunk.Space, moved: list[tuple[pymunk.Body, list[pymunk.Shape
             _lib.cpSpaceAddShape(cs, shape._shape)
 
 
+def clear_bias(body: pymunk.Body) -> None:
+    """Drop the bias velocities the last solve left on ``body`` (Chipmunk applies them in the next
+    step's position update, then zeroes them; a new body has none).  A position update over zero
+    time leaves the pose bit for bit as it is and zeroes them; pymunk exposes no other way."""
+    _lib.cpBodyUpdatePosition(body._body, 0.0)
+
+
 def has_queued_work(space: pymunk.Space) -> bool:
     """Bodies added since the last step to check, or additions/removals queued by pymunk's wrapper."""
     return bool(space._bodies_to_check or space._add_later or space._remove_later)

@@ -53,9 +53,10 @@ def build_space(w: World, reuse: bool = False) -> None:
     """(Re)build the pymunk Space from the dice records, in insertion order (canonical).
 
     ``reuse``: move the existing bodies and shapes (dice and walls) into the fresh Space instead of
-    making new ones (a tenth of the cost).  A moved body carries nothing a new one would not have:
-    removing its shapes drops its contacts, its bias velocities are reset by every step, and its
-    pose and velocity are the record's; the fresh Space assigns shape ids in the same order.  So
+    making new ones (a fifth of the cost).  A moved body carries nothing a new one would not have:
+    removing its shapes drops its contacts, its bias velocities are cleared here (Chipmunk would
+    apply the last solve's in the next step), and its pose and velocity are the record's; the fresh
+    Space assigns shape ids in the same order.  So
     both ways give the same Space, bit for bit (tests/physics/test_world.py checks re-simulation).
     """
     p = w.params
@@ -66,6 +67,9 @@ def build_space(w: World, reuse: bool = False) -> None:
         for d in w._dice.values():
             if d.in_space:
                 d.shape.filter = die_filter(d)
+                # a resting overlap leaves bias velocities that would move the die in the next
+                # step; a new body has none, so a reused one must not either (exact copies)
+                _chipmunk.clear_bias(d.body)
                 moved.append((d.body, [d.shape]))
         _chipmunk.detach(old, moved)
     else:
