@@ -127,12 +127,15 @@ def limit_contact_energy(w: World, pre: np.ndarray) -> None:
         groups.setdefault(find(i), []).append(i)
     vc, om = v1.copy(), w1.copy()
     changed = False
+    wall = find(n)
     for root, members in groups.items():
+        if len(members) < 2 and root != wall:
+            continue  # a lone die touched nothing: no contact gave it energy (most dice, cheaply)
         idx = np.array(members)
         before, after = ke0[idx].sum(), ke1[idx].sum()
-        if after <= before or len(members) < 2 and root != find(n):
+        if after <= before:
             continue
-        if root == find(n):  # touches a wall: no momentum to keep
+        if root == wall:  # touches a wall: no momentum to keep
             s = math.sqrt(before / after)
             vc[idx] *= s
             om[idx] *= s
