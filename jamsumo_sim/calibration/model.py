@@ -108,7 +108,7 @@ class ToySimulator:
             np.asarray(strikers, dtype=float), np.asarray(targets, dtype=float), strict=True
         ):
             v = math.hypot(S[3], S[4])
-            ux, uy = S[3] / v, S[4] / v
+            ux, uy = (S[3] / v, S[4] / v) if v > 0 else (0.0, 0.0)  # a striker at rest
             gap = (T[0] - S[0]) * ux + (T[1] - S[1]) * uy - params.die_size
             vi = math.sqrt(max(v * v - 2 * a * gap, 0.0))
             ds = ((1 - e) / 2 * vi) ** 2 / (2 * a)
