@@ -93,6 +93,12 @@ def finger_impulse(flick: Flick, params: PhysicsParams) -> float:
     return (1 + params.finger_restitution) * m_eff * flick.finger_speed
 
 
+def finger_for_launch(speed: float, params: PhysicsParams) -> float:
+    """The finger speed (m/s) that launches a die at ``speed`` with a centred strike (the inverse of
+    :func:`finger_impulse` at lever 0, where m_eff = m)."""
+    return speed / (1 + params.finger_restitution)
+
+
 def cone_parts(j: float, off_normal: float, params: PhysicsParams) -> tuple[float, float, bool]:
     """(J_n, J_t, slipped) of an impulse ``j`` whose direction is ``off_normal`` radians from the
     face's inward normal: friction gives at most mu_finger J_n along the face; beyond, the pad slips."""

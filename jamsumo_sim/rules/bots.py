@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.flick import finger_for_launch
 from jamsumo_sim.rules.flicks import PASS, FlickSpec, bots_config, flick_action
 from jamsumo_sim.rules.scoring import BOARD, HAND, HOLED
 from jamsumo_sim.turnloop import Action, Agent, SeatView
@@ -45,11 +46,6 @@ def _spec_action(spec: FlickSpec) -> Action:
         finger_speed=spec.finger_speed,
         **place,
     )
-
-
-def finger_for_launch(speed: float, physics: Any) -> float:
-    """The finger speed (m/s) that launches a die at ``speed`` with a centred strike."""
-    return speed / (1 + physics.finger_restitution)
 
 
 def _fallback(view: SeatView) -> Action:

@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from jamsumo_sim.flick import Flick, finger_impulse
+from jamsumo_sim.flick import Flick, finger_for_launch, finger_impulse
 from jamsumo_sim.params import PhysicsParams
 from jamsumo_sim.ui.theme import GestureSettings
 
@@ -133,7 +133,7 @@ def flick_from_drag(
     speed = power * max_speed
     impulse = speed * die_mass
     if physics is not None:
-        finger = speed / (1 + physics.finger_restitution)
+        finger = finger_for_launch(speed, physics)
         flick = Flick(die.id, direction, None, offset, finger_speed=finger)
         impulse = finger_impulse(flick, physics)
         speed = impulse / die_mass

@@ -242,3 +242,11 @@ def test_window_gesture_sets_the_finger_speed(params):
         )
         got.append(f.speed)
     assert got[0] == pytest.approx(cap) and got[1] < got[0]
+
+
+@pytest.mark.parametrize("speed", [0.5, 1.7, 3.0])
+def test_finger_for_launch_inverts_a_centred_strike(params, speed) -> None:
+    from jamsumo_sim.flick import finger_for_launch, finger_impulse
+
+    f = Flick("a", 0.0, None, 0.0, finger_speed=finger_for_launch(speed, params))
+    assert finger_impulse(f, params) / params.die_mass == pytest.approx(speed, rel=1e-12)
