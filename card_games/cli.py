@@ -9,13 +9,14 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from card_games.registry import CARD_GAMES, resolve
 from jamsumo_sim import __version__
+from jamsumo_sim.cli import OneLineParser
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.fileio import check_output_path
-from jamsumo_sim.limits import seed_arg
+from jamsumo_sim.limits import count_arg, seed_arg
 from jamsumo_sim.turnloop import ConsoleAgent, Game, MatchEvent, State, play
 from jamsumo_sim.turnloop.agents import Agent
 from jamsumo_sim.turnloop.driver import SaveCallback, SaveOrder
@@ -25,13 +26,6 @@ from jamsumo_sim.turnloop.recording import (
     save_record,
     verify_record,
 )
-
-
-def _players(text: str) -> int:
-    """argparse ``type=`` for --players: a small whole number (each game checks its own range)."""
-    if not text.strip().isdigit() or len(text.strip()) > 3:
-        raise argparse.ArgumentTypeError(f"must be a whole number of players, not {text[:30]!r}")
-    return int(text)
 
 
 def build_agents(game: Game, players: int, seats: str | None, interactive: bool) -> list[Agent]:
@@ -264,15 +258,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """argparse with its usage errors on one line (exit 2), like every other bad input here
-    (subcommand parsers are of the same class: argparse makes them with ``type(parent)``)."""
-
-    def error(self, message: str) -> NoReturn:
-        first = message.splitlines()[0] if message.strip() else "bad arguments"
-        self.exit(2, f"{self.prog}: error: {first} (see {self.prog} --help)\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="card-games",
@@ -285,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game (humans in the terminal, bots headless)")
     p.add_argument("game", help=f"one of: {', '.join(CARD_GAMES)}")
-    p.add_argument("--players", type=_players, required=True)
+    # each game checks its own range (a clearer message than a bound here)
+    p.add_argument("--players", type=count_arg(0, 999), required=True)
     p.add_argument("--seats", help="comma-separated: human, smart, random, … (one per player)")
     p.add_argument("--seed", type=seed_arg, default=0, help="0 to 2**64-1 (default 0)")
     p.add_argument("--variant")

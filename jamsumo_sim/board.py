@@ -423,9 +423,7 @@ def _build(raw: Mapping[str, Any], std: Mapping[str, Any], origin: str) -> Board
         if k not in params:
             raise UserError(f"{origin}: unknown parameter {str(k)[:40]!r}")
         params[k] = v
-    name = raw.get("name", "inline" if origin == "inline board" else std.get("name"))
-    if not isinstance(name, str) or not name or len(name) > MAX_NAME_CHARS:
-        raise UserError(f"{origin}: name must be a text of 1 to {MAX_NAME_CHARS} characters")
+    name = _name(raw, "inline" if origin == "inline board" else std.get("name"), origin)
     spec = BoardSpec(
         name=name,
         side=side,
@@ -491,11 +489,10 @@ def _check_layout(
         if abs(g.x) > half or abs(g.y) > half:
             raise UserError(f"{origin}: leg {g.name!r} is not under the board")
     (x0, y0), (x1, y1), (x2, y2) = ((g.x, g.y) for g in legs)
-    area = abs((x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)) / 2
-    if area < MIN_LEG_TRIANGLE:
+    det = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)  # twice the legs' triangle's area
+    if abs(det) / 2 < MIN_LEG_TRIANGLE:
         raise UserError(f"{origin}: the three legs stand (nearly) in a line")
     # the plane through the leg tops: z = c + gx x + gy y (Cramer's rule on the 3 legs)
-    det = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
     h0, h1, h2 = (g.height for g in legs)
     gx = ((h1 - h0) * (y2 - y0) - (h2 - h0) * (y1 - y0)) / det
     gy = ((x1 - x0) * (h2 - h0) - (x2 - x0) * (h1 - h0)) / det

@@ -140,9 +140,3 @@ class Surface:
     @property
     def trivially_flat(self) -> bool:
         return not self.dished and not self.tilt.any()
-
-
-def dish_speed_limit(surface: Surface) -> float:
-    """Speed (m/s) above which a die crossing the convex rim radially would leave the surface."""
-    convex = -surface.curvature_range()[0]
-    return math.inf if convex <= 0 else math.sqrt(surface.g / convex)

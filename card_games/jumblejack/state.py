@@ -460,9 +460,7 @@ class JumbleJackState(State):
         Rings were left) or final_ritual (the Final Ritual decided it)."""
         if self.stage != "over":
             return None
-        return (
-            "final_ritual" if self.centre == 0 else "exact_match"
-        )  # no Rings left: the Final Ritual
+        return "final_ritual" if self.centre == 0 else "exact_match"  # no Rings left: the Ritual
 
     def _finish(self, cursed: int | None = None, spared: int | None = None) -> None:
         self.stage = "over"

@@ -640,16 +640,14 @@ def _autofill_blind(state: JamState) -> None:
 def _swap(state: JamState, a: int, b: int, from_a: list[str], from_b: list[str]) -> None:
     moving_a = [state.take_made(a, c) for c in from_a]
     moving_b = [state.take_made(b, c) for c in from_b]
-    for recipe in moving_a:
-        recipe["since"] = state.turn_no  # its ingredient stays until the receiver's next discard
-        if FACE_DOWN in recipe:  # the receiver holds the stack and may look at its face-down card
-            recipe[SEEN_BY] = sorted({*recipe[SEEN_BY], b})
-        state.made[b].append(recipe)
-    for recipe in moving_b:
-        recipe["since"] = state.turn_no
-        if FACE_DOWN in recipe:
-            recipe[SEEN_BY] = sorted({*recipe[SEEN_BY], a})
-        state.made[a].append(recipe)
+    for moving, receiver in ((moving_a, b), (moving_b, a)):
+        for recipe in moving:
+            recipe["since"] = (
+                state.turn_no
+            )  # its ingredient stays until the receiver's next discard
+            if FACE_DOWN in recipe:  # the receiver holds the stack and may see its face-down card
+                recipe[SEEN_BY] = sorted({*recipe[SEEN_BY], receiver})
+            state.made[receiver].append(recipe)
 
 
 def _apply_play(state: JamState, action: Action) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..events import FLICK, Event
 from ..flick import (
+    STRENGTHS,
     Flick,
     cone_parts,
     contact_point,
@@ -35,7 +36,7 @@ def check_flick(w: World, flick: Flick) -> str | None:
         return f"no die {flick.die!r}"
     if d.status != ON_BOARD or not d.in_space:
         return f"die {flick.die!r} is not in play ({d.status})"
-    given = [k for k in ("impulse", "finger_speed") if getattr(flick, k) is not None]
+    given = [k for k in STRENGTHS if getattr(flick, k) is not None]
     if len(given) != 1:
         return "give exactly one of impulse and finger_speed"
     for name in ("direction", "offset", "height", given[0]):

@@ -63,6 +63,7 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
 }
 _KNOWN_FIELDS = {"kind", "record_version", "game", "version", "format", "params", "seed", "history"}
 _KNOWN_FIELDS |= {"seats", *_FIELD_TYPES}
+_JSON_NAMES = {str: "a string", bool: "true or false", dict: "an object"}
 
 
 def _check_fields(data: Mapping[str, Any], where: str) -> None:
@@ -76,9 +77,6 @@ def _check_fields(data: Mapping[str, Any], where: str) -> None:
     seats = data.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, str) and len(s) < 40 for s in seats):
         raise UserError(f"{where}: 'seats' must be a list of agent names")
-
-
-_JSON_NAMES = {str: "a string", bool: "true or false", dict: "an object"}
 
 
 def _read_record_data(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -9,7 +9,6 @@ aside (``autosave-YYYYmmdd-HHMMSS.json``) instead.
 from __future__ import annotations
 
 import os
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,7 +138,3 @@ def describe(data: dict[str, Any]) -> str:
     moves = sum(1 for e in state.get("history", []) if isinstance(e, dict) and "action" in e)
     seats = ", ".join(data.get("seats", []))
     return f"{game} match ({seats}), {moves} shots played"
-
-
-def warn(text: str) -> None:
-    print(f"jamsumo: {text}", file=sys.stderr)
