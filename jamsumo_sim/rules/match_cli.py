@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -219,6 +221,16 @@ def run(args: argparse.Namespace) -> int:
             desc=f"{game.title} seed {state.seed}", unit="turn", file=sys.stderr, leave=False
         )
     stopped = False
+    interrupted = False
+
+    def on_sigint(_signum: int, _frame: Any) -> None:
+        # Ctrl-C only sets a flag, acted on after the move in play: an exception raised at an
+        # arbitrary point can land in a C library's finaliser, which swallows it; a second
+        # Ctrl-C stops at once
+        nonlocal interrupted
+        if interrupted:
+            raise KeyboardInterrupt
+        interrupted = True
 
     def on_event(event: MatchEvent) -> None:
         if "action" in event.entry:
@@ -226,20 +238,26 @@ def run(args: argparse.Namespace) -> int:
                 bar.update(1)
             if checkpoint is not None:
                 checkpoint.capture(event.state)
+        if interrupted:
+            raise KeyboardInterrupt
 
     def on_stop(_state: Any, _path: str | None) -> None:
         # the driver's Ctrl-C (or a quit): the state may be mid-shot, so keep the checkpoint
         nonlocal stopped
         stopped = True
 
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, on_sigint) if main_thread else None
     try:
         result = play(
             game, agents, seed=state.seed, state=state, on_event=on_event, on_save=on_stop
         )
-        stopped = stopped or result.stopped
+        stopped = stopped or result.stopped or interrupted
     except KeyboardInterrupt:
         stopped = True
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
         if bar is not None:
             bar.close()
     if stopped:

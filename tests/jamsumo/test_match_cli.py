@@ -287,6 +287,38 @@ def test_ctrl_c_saves_the_last_whole_move_and_resume_finishes_the_same_match(
     assert not list(tmp_path.glob(".m.json.*"))  # no temporary file left behind
 
 
+def test_a_real_ctrl_c_inside_a_finaliser_still_stops_the_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real SIGINT that arrives while a finaliser runs (as pymunk's do, freeing a Space): Python
+    swallows an exception raised there, so Ctrl-C must not depend on one reaching the match."""
+    import os
+    import signal
+
+    class SendsCtrlC:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # the handler runs between bytecodes, here
+                pass
+
+    real = RandomBot.act
+    calls = {"n": 0}
+
+    def act(self, view):  # noqa: ANN001, ANN202
+        calls["n"] += 1
+        if calls["n"] == 2:
+            obj = SendsCtrlC()
+            del obj
+        return real(self, view)
+
+    monkeypatch.setattr(RandomBot, "act", act)
+    rec = tmp_path / "m.json"
+    assert main(["match", *SHORT, "--seed", "5", "--json", "--record", str(rec)]) == 130
+    assert f"saved in {rec}" in capsys.readouterr().err
+    monkeypatch.undo()
+    assert _shots(rec) >= 1 and verify_replay(rec).ok
+
+
 def test_ctrl_c_without_record_says_nothing_was_saved(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
