@@ -52,13 +52,6 @@ def build_agents(game: Game, players: int, seats: str | None, interactive: bool)
     return agents
 
 
-def end_code(state: State) -> str | None:
-    """How a finished game ended (``three_sets``, ``deck_out``, …): each card game's state
-    names its own end conditions; None for a game that does not."""
-    how = getattr(state, "end_code", None)
-    return how() if callable(how) else None
-
-
 def seat_names(agents: Sequence[Agent]) -> list[str]:
     return [a.kind for a in agents]
 
@@ -168,7 +161,7 @@ def run_match(
             "seed": result.state.seed,
             "variant": result.state.params.get("variant"),
             **summary,
-            "end": end_code(result.state),
+            "end": result.state.end_code(),
         }
         print(json.dumps(out))
     else:

@@ -136,6 +136,11 @@ class State:
         best = max(returns)
         return [s for s, r in enumerate(returns) if r == best]
 
+    def end_code(self) -> str | None:
+        """How a finished game ended, as a short code (``three_sets``, ``deck_out``, …) for
+        machine-readable results; None where a game names no end conditions."""
+        return None
+
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (None: a spectator, public information only), JSON-able."""
         raise NotImplementedError
