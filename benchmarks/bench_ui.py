@@ -8,7 +8,12 @@ no physics) because this machine is shared and absolute timings are noisy.
 Two clocks: CPU time of this process (``time.process_time``: what a frame costs on a free core; the goal
 is judged on it) and wall time (``perf_counter``: inflated when other jobs share the cores).
 
-    SDL_VIDEODRIVER=dummy python benchmarks/bench_ui.py [--frames 180] [--json]
+``--fx`` turns on what a shot shows besides the dice: fading trails, slow motion at impacts and a
+collision preview of an aimed flick drawn every frame.  In a real X window (Xvfb) the frame also pays
+for the X server's copy of each flip:
+
+    SDL_VIDEODRIVER=dummy python benchmarks/bench_ui.py [--frames 180] [--fx] [--json]
+    xvfb-run -s "-screen 0 1280x800x24" env SDL_VIDEODRIVER=x11 python benchmarks/bench_ui.py --fx
 """
 
 from __future__ import annotations
@@ -67,7 +72,19 @@ def moving_world(board, params, rng) -> World:
     return world
 
 
-def measure(frames: int) -> dict:
+def aim_somewhere(app: App) -> None:
+    """Aim a flick at the outer die of a corner, so the collision preview is drawn every frame."""
+    from jamsumo_sim.ui.app import Aim
+    from jamsumo_sim.ui.gesture import DieSpot
+
+    size = app.session.params.die_size
+    st = max(app.session.world().states(), key=lambda s: abs(s.x) + abs(s.y))
+    d = math.atan2(-st.y, -st.x)
+    spot = DieSpot(st.id, st.x, st.y, st.angle, size)
+    app.aim = Aim(spot, (st.x, st.y), (st.x - 0.05 * math.cos(d), st.y - 0.05 * math.sin(d)))
+
+
+def measure(frames: int, fx: bool = False) -> dict:
     board = load_board("standard")
     params = PhysicsParams.from_board(board).with_overrides(SLIPPERY)
     session = SandboxSession(board, params)
@@ -75,6 +92,9 @@ def measure(frames: int) -> dict:
     rng = np.random.default_rng(7)
     dt = 1.0 / app.fps
     app.frame(dt)  # warm the background cache
+    if fx:
+        aim_somewhere(app)
+        app.frame(dt)  # the preview is computed once here (then drawn from its cache)
 
     # baseline: a still board (no physics), drawing only
     base, base_cpu = [], []
@@ -90,12 +110,16 @@ def measure(frames: int) -> dict:
     while done < frames:
         world = moving_world(board, params, rng)
         app.anim = app._new_animator(world)
+        app.fx.start(world)
         for _ in range(min(BATCH, frames - done)):
             t0, c0 = time.perf_counter(), time.process_time()
+            app.anim.speed = app.fx.speed_factor(dt) if fx else 1.0
             app.anim.advance(dt)
+            if fx:
+                app.fx.after_advance(app.anim)
             t1, c1 = time.perf_counter(), time.process_time()
             app.draw()
-            pygame.display.flip()
+            app.present()
             pygame.event.pump()
             t2, c2 = time.perf_counter(), time.process_time()
             physics.append(t1 - t0)
@@ -118,6 +142,11 @@ def measure(frames: int) -> dict:
     mean = lambda xs: 1000 * statistics.fmean(xs)  # noqa: E731
     b = mean(base_cpu)
     return {
+        "driver": pygame.display.get_driver(),
+        "fx": fx,
+        "trail_points": sum(len(q) for q in app.fx.trails.points.values()),
+        "preview_drawn": app.previews.value is not None,
+        "wall_fps_median": round(1.0 / statistics.median(total), 1),
         "frames": frames,
         "dice": 24,
         "steps_per_frame": round(dt / params.dt, 2),
@@ -141,13 +170,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=180)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--fx", action="store_true", help="trails, slow motion and a preview on")
     args = ap.parse_args()
-    r = measure(args.frames)
+    r = measure(args.frames, args.fx)
     if args.json:
         print(json.dumps(r))
         return
+    fx = " with trails, slow motion and a preview" if r["fx"] else ""
     print(
-        f"24 moving dice, {r['steps_per_frame']} physics steps per 60 fps frame, {r['frames']} frames"
+        f"24 moving dice{fx}, {r['steps_per_frame']} physics steps per 60 fps frame, "
+        f"{r['frames']} frames, SDL driver {r['driver']}"
     )
     print(
         f"  CPU  frame {r['cpu_frame_ms_mean']:.2f} ms/frame (goal < 8 ms): physics "
@@ -161,6 +193,7 @@ def main() -> None:
         f"  wall frame {r['wall_frame_ms_median']:.2f} ms median, {r['wall_frame_ms_p95']:.2f} ms p95 "
         f"(physics {r['wall_physics_ms_median']:.2f}, drawing {r['wall_draw_ms_median']:.2f}; shared cores)"
     )
+    print(f"  wall fps (median) {r['wall_fps_median']}")
     print(f"  dice still moving at the end of each batch: {r['dice_moving_at_batch_end']}")
 
 

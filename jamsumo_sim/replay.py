@@ -110,16 +110,37 @@ def _result(state: Any) -> dict[str, Any]:
     }
 
 
+# Replays (and saved matches) written before the Sumo set-up action existed lack the parameter
+# ``sumo_setup``: their Sumo rounds opened with the fixed 3×2 grid, which is what they re-play with.
+LEGACY_SUMO_SETUP = "grid"
+
+
+def with_legacy_defaults(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Recorded params with what a record from before a parameter existed implies (a copy)."""
+    out = dict(params)
+    out.setdefault("sumo_setup", LEGACY_SUMO_SETUP)
+    return out
+
+
 def _is_flick(entry: Mapping[str, Any]) -> bool:
-    return "action" in entry and entry["action"].get("name") != "pass"
+    from jamsumo_sim.rules.setup import is_setup
+
+    return (
+        "action" in entry
+        and entry["action"].get("name") != "pass"
+        and not is_setup(entry["action"])
+    )
 
 
 def _shot_table(state: Any) -> list[dict[str, Any]]:
-    """One row per flick: its history index, round, seat, die and the rest-state checksum."""
+    """One row per executed flick: its history index, seat, die and the rest-state checksum
+    (a flick still waiting for its execution outcome has no row yet)."""
     rows = []
     for index, entry in enumerate(state.history):
         if not _is_flick(entry):
             continue
+        if len(rows) >= len(state.shot_checksums):
+            break
         rows.append(
             {
                 "shot": len(rows) + 1,
@@ -227,7 +248,7 @@ class Replay:
         """The match before its first move, built from the recorded board, params and seed."""
         game = self.game
         try:
-            params = game.validate_params(self.data["params"])
+            params = game.validate_params(with_legacy_defaults(self.data["params"]))
         except UserError as exc:
             raise UserError(f"{self.path}: {exc}") from None
         return game.new_initial_state(params, seed=self.seed)
@@ -251,14 +272,20 @@ class Replay:
         for index, entry, state in self.iter_moves():
             if index in rows:
                 row = rows[index]
+                action = Action.from_json(entry["action"])
+                following = self.history[index + 1] if index + 1 < len(self.history) else {}
+                execution = None
+                if not state.noise.exact and "chance" in following:
+                    execution = Action.from_json(following["chance"])
                 yield ReplayShot(
                     number=int(row["shot"]),
                     move=index,
                     round=state.round,
                     seat=int(entry["seat"]),
-                    action=Action.from_json(entry["action"]),
+                    action=action,
                     checksum=str(row["checksum"]),
                     state=state.clone(),
+                    execution=execution,
                 )
 
     def final_state(self) -> Any:
@@ -285,6 +312,24 @@ class ReplayShot:
     action: Action
     checksum: str
     state: Any
+    execution: Action | None = None  # the hand's recorded execution error (noise levels)
+
+    @property
+    def executed(self) -> Action:
+        """The flick as it was executed (the recorded action with its execution error applied):
+        ``state.preview(shot.executed)`` animates what happened."""
+        if self.execution is None:
+            return self.action
+        from jamsumo_sim import noise
+        from jamsumo_sim.rules.bots import _spec_action
+        from jamsumo_sim.rules.flicks import read_flick
+
+        spec = noise.deviate(read_flick(self.action), noise.from_action(self.execution))
+        return _spec_action(spec)
+
+    def preview(self) -> Any:
+        """The world of :attr:`state` with the executed flick applied, ready to step."""
+        return self.state.preview(self.action, self.execution)
 
 
 def _apply_entry(state: Any, entry: Mapping[str, Any]) -> None:
@@ -351,7 +396,11 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
             f"{where}: {len(data['history'])} moves in the history; this match ends within {limit}"
         )
     flicks = _check_history(data["history"], params["players"], where)
-    _check_shots(data["shots"], data["history"], flicks, where)
+    from jamsumo_sim import noise
+
+    # with execution noise, a replay saved between a flick and its outcome lacks that shot's row
+    pending = not data["finished"] and not noise.level(params["noise"]).exact
+    _check_shots(data["shots"], data["history"], flicks, where, pending)
     result = data["result"]
     if result is not None and set(result) != _RESULT_KEYS:
         raise UserError(f"{where}: 'result' must hold exactly {', '.join(sorted(_RESULT_KEYS))}")
@@ -386,7 +435,7 @@ def _check_params(game: Any, params: dict[str, Any], where: str) -> dict[str, An
             "(a replay never reads a board file)"
         )
     try:
-        full = game.validate_params(params)  # the board and PhysicsParams' own checks
+        full = game.validate_params(with_legacy_defaults(params))  # board, physics, levels
     except UserError as exc:
         raise UserError(f"{where}: {exc}") from None
     check_match_params(full, f"{where}: params.")
@@ -416,6 +465,7 @@ def _check_history(history: list[Any], players: int, where: str) -> list[int]:
     question (a different physics may make a recorded flick illegal: a divergence, exit 1).
     """
     from jamsumo_sim.rules.flicks import PASS, read_flick
+    from jamsumo_sim.rules.setup import is_setup, read_setup
 
     flicks = []
     for i, entry in enumerate(history):
@@ -437,6 +487,12 @@ def _check_history(history: list[Any], players: int, where: str) -> list[int]:
         action = _check_action(entry["action"], f"{at}.action")
         if action == PASS:
             continue
+        if is_setup(action):
+            try:
+                read_setup(action)
+            except UserError as exc:
+                raise UserError(f"{at}.action is not a valid set-up: {exc}") from None
+            continue
         try:
             read_flick(action)
         except UserError as exc:
@@ -445,8 +501,15 @@ def _check_history(history: list[Any], players: int, where: str) -> list[int]:
     return flicks
 
 
-def _check_shots(rows: list[Any], history: list[Any], flicks: list[int], where: str) -> None:
-    """One row per flick, in order, agreeing with the history; each with a sha256 checksum."""
+def _check_shots(
+    rows: list[Any], history: list[Any], flicks: list[int], where: str, pending: bool = False
+) -> None:
+    """One row per flick, in order, agreeing with the history; each with a sha256 checksum.
+
+    A replay saved while the last flick waited for its execution outcome has no row for it.
+    """
+    if pending and flicks and flicks[-1] == len(history) - 1 and len(rows) == len(flicks) - 1:
+        flicks = flicks[:-1]
     if len(rows) != len(flicks):
         raise UserError(
             f"{where}: {len(rows)} shots listed but {len(flicks)} flicks in the history"
@@ -492,9 +555,12 @@ def verify_replay(path: str | os.PathLike[str], progress: Any = None) -> VerifyR
     Raises UserError (exit 2) for an unreadable, malformed, tampered or unsupported file.
     ``progress(k, total)`` is called after each shot if given.
     """
+    from jamsumo_sim.rules.setup import is_setup
+
     replay = load_replay(path)
     where = replay.path
-    rows = {row["move"]: row for row in replay.shots}
+    table = list(replay.shots)
+    rows = {row["move"]: row for row in table}
     total = len(rows)
     state = replay.initial_state()
     if state.world.checksum() != replay.data["start"]["world"]:
@@ -510,15 +576,19 @@ def verify_replay(path: str | os.PathLike[str], progress: Any = None) -> VerifyR
             if "chance" in entry:  # a roll that cannot happen here: a bad file
                 raise UserError(f"{where}: move {index + 1} cannot be replayed: {exc}") from None
             # a recorded move the re-play finds illegal: the physics (or the rules) differ
-            what = f"shot {row['shot']} (move {index + 1})" if row else f"move {index + 1} (a pass)"
+            kind = "a set-up" if is_setup(entry.get("action", {})) else "a pass"
+            what = f"shot {row['shot']} (move {index + 1})" if row else f"move {index + 1} ({kind})"
             return VerifyReport(
                 False,
                 done,
                 f"{where}: {what} diverges: {exc}{_versions_note(replay)}",
                 row["shot"] if row else None,
             )
-        if row is None:
+        # a shot is checked when it was executed: at its flick, or (with execution noise) at
+        # the chance outcome that follows it
+        if len(state.shot_checksums) <= done or done >= len(table):
             continue
+        row = table[done]
         got = state.shot_checksums[-1]
         if got != row["checksum"]:
             return VerifyReport(

@@ -23,9 +23,11 @@ from typing import Any
 import numpy as np
 
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.flick import finger_for_launch
+from jamsumo_sim.flick import Flick, finger_for_launch
+from jamsumo_sim.rules import setup
 from jamsumo_sim.rules.flicks import PASS, FlickSpec, bots_config, flick_action
-from jamsumo_sim.rules.scoring import BOARD, HAND, HOLED
+from jamsumo_sim.rules.scoring import BOARD, HAND, HOLED, SUMO_FACE
+from jamsumo_sim.rules.seats import die_ids
 from jamsumo_sim.turnloop import Action, Agent, SeatView
 
 LEVELS = ("easy", "normal", "hard")
@@ -57,6 +59,54 @@ def _positions(state: Any) -> dict[str, Any]:
     return {st.id: st for st in state.world.states()}
 
 
+def setup_score(state: Any, seat: int, action: Action) -> float:
+    """How well a Sumo set-up lets ``seat`` attack: the (die, opponent) pairs with a fair flick
+    whose straight path clears the seat's own dice, counted on a scratch world (no simulation)."""
+    from jamsumo_sim.rules.match import _world_class
+
+    spec = setup.read_setup(action)
+    poses = setup.to_world(state.board, seat, state.num_players, spec)
+    ids = die_ids(seat)
+    scratch = _world_class()(state.board, state.physics)
+    for st in state.world.states():
+        if st.status == "on_board":
+            scratch.add_die(st.id, st.x, st.y, st.angle, orientation=st.orientation)
+    for die, pose in zip(ids, poses, strict=True):
+        scratch.add_die(die, pose.x, pose.y, pose.angle, face=SUMO_FACE)
+    size = state.physics.die_size
+    score = 0.0
+    targets = state.setup_targets(seat, spec.corner)
+    clear_of_hole = state.board.hole_radius + size
+    for die, pose in zip(ids, poses, strict=True):
+        for tx, ty in targets:
+            aim = math.atan2(ty - pose.y, tx - pose.x)
+            if scratch.check_flick(Flick(die, aim, None, 0.0, 0.5, finger_speed=1.0)):
+                continue
+            ux, uy = math.cos(aim), math.sin(aim)
+            blocked = any(
+                (o.x - pose.x) * ux + (o.y - pose.y) * uy > 0
+                and abs(-(o.x - pose.x) * uy + (o.y - pose.y) * ux) < size * 1.2
+                for other, o in zip(ids, poses, strict=True)
+                if other != die
+            )
+            # a straight path over the hole drops the die before it gets there
+            t = max(0.0, min(math.hypot(tx - pose.x, ty - pose.y), -(pose.x * ux + pose.y * uy)))
+            near_hole = math.hypot(pose.x + t * ux, pose.y + t * uy) < clear_of_hole
+            score += 0.0 if blocked or near_hole else 1.0
+    return score
+
+
+def choose_setup(
+    state: Any, seat: int, legal: list[Action], rng: np.random.Generator, best: bool
+) -> Action:
+    """A Sumo set-up: the best-scoring layout in the seat's own corner (``best``), or a random one."""
+    if not best:
+        return legal[int(rng.integers(len(legal)))]
+    # every free corner and layout (the menu lists the seat's own corner first: it wins ties)
+    scores = [setup_score(state, seat, a) for a in legal]
+    return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
+
+
 class RandomBot(Agent):
     """Flicks a random own die at a sensible target with wide random error in every parameter."""
 
@@ -66,6 +116,8 @@ class RandomBot(Agent):
         state = view.state
         if state is None or view.legal_actions == [PASS]:
             return _fallback(view)
+        if state.setting_up() is not None:
+            return choose_setup(state, view.seat, view.legal_actions, view.rng, best=False)
         cfg = bots_config()["random"]
         rng = view.rng
         seat = view.seat
@@ -309,6 +361,8 @@ class PlannerBot(Agent):
         state = view.state
         if state is None or view.legal_actions == [PASS]:
             return _fallback(view)
+        if state.setting_up() is not None:
+            return choose_setup(state, view.seat, view.legal_actions, view.rng, best=True)
         rng = view.rng
         seat = view.seat
         cands = self.candidates(state, seat)

@@ -16,6 +16,10 @@ DEFAULT_MAX_TURNS = 400  # per round: a safeguard, far above a real round's leng
 DEFAULT_MAX_REROLLS = 10
 DEFAULT_SHOT_TIME = 20.0  # s of simulated time before a shot is called at rest
 JAMSUMO_ROUNDS_PER_MODE = 2
+# How Sumo rounds open: "choose" (each player chooses a corner and places their dice: a set-up
+# action each) or "grid" (the old fixed 3×2 grid in the front-left corner: implied by replays and
+# saves written before set-up actions existed, which lack this parameter; see replay.py).
+SUMO_SETUPS = ("choose", "grid")
 
 
 class JamSumoGame(Game):
@@ -44,6 +48,8 @@ class JamSumoGame(Game):
             "max_rerolls": DEFAULT_MAX_REROLLS,
             "shot_time": DEFAULT_SHOT_TIME,
             "rounds": None,
+            "sumo_setup": "choose",
+            "noise": "practice",  # execution noise level (jamsumo_sim.noise; assets/noise.toml)
         }
 
     def validate_params(self, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -74,6 +80,17 @@ class JamSumoGame(Game):
         if not isinstance(out["physics"], Mapping):
             raise UserError(f"{self.title}: physics must be a table of parameter overrides")
         out["physics"] = dict(out["physics"])
+        if out["sumo_setup"] not in SUMO_SETUPS:
+            raise UserError(
+                f"{self.title}: sumo_setup must be one of {', '.join(SUMO_SETUPS)}, "
+                f"not {str(out['sumo_setup'])[:30]!r}"
+            )
+        from jamsumo_sim import noise
+
+        try:
+            noise.level(out["noise"])
+        except UserError as exc:
+            raise UserError(f"{self.title}: {exc}") from None
         if isinstance(out["board"], Mapping):
             out["board"] = json.loads(json.dumps(out["board"]))  # plain JSON data
         board = load_board(out["board"])  # raises a one-line UserError on a bad board
@@ -94,9 +111,17 @@ class JamSumoGame(Game):
 
     def max_game_length(self, params: Mapping[str, Any]) -> int:
         modes = self.round_modes(params)
+        from jamsumo_sim import noise
+
         blocks = 1 + sum(1 for a, b in zip(modes, modes[1:], strict=False) if a != b)
-        rolls = blocks * int(params["players"]) * (int(params["max_rerolls"]) + 1)
-        return len(modes) * int(params["max_turns"]) + rolls
+        players = int(params["players"])
+        rolls = blocks * players * (int(params["max_rerolls"]) + 1)
+        # with execution noise every flick is followed by its chance outcome
+        per_turn = 1 if noise.level(params.get("noise", noise.PRACTICE)).exact else 2
+        setups = 0
+        if params.get("sumo_setup", "choose") == "choose":
+            setups = players * sum(1 for m in modes if m == "sumo")
+        return len(modes) * int(params["max_turns"]) * per_turn + rolls + setups
 
     def new_initial_state(self, params: Mapping[str, Any], seed: int = 0):  # noqa: ANN201
         from jamsumo_sim.rules.match import MatchState

@@ -14,10 +14,11 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from jamsumo_sim import noise
 from jamsumo_sim.board import BoardSpec, load_board
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.params import PhysicsParams
-from jamsumo_sim.rules import scoring
+from jamsumo_sim.rules import scoring, setup
 from jamsumo_sim.rules.flicks import PASS, FlickSpec, bots_config, flick_action, read_flick
 from jamsumo_sim.rules.flicks import parse_flick_text as _parse_text
 from jamsumo_sim.rules.scoring import BOARD, HAND, HOLED, OUT, DieView
@@ -41,6 +42,7 @@ from jamsumo_sim.turnloop import (
     State,
     TurnTracker,
 )
+from jamsumo_sim.turnloop.driver import CHANCE_STREAM, rng_for
 
 if TYPE_CHECKING:
     from jamsumo_sim.rules.game import JamSumoGame
@@ -90,6 +92,13 @@ class MatchState(State):
         self.last_shot: dict[str, Any] | None = None
         self.over = False
         self._menu: dict[int, list[Action]] = {}
+        # the Sumo opening (rules notes): seats still to set up, in order, and who took which corner
+        self.choose_corners = params.get("sumo_setup", "choose") == "choose"
+        self.placing: list[int] = []
+        self.corners: dict[str, int] = {}
+        # execution noise (jamsumo_sim.noise): a flick waits here for its chance outcome
+        self.noise: noise.NoiseLevel = noise.level(params.get("noise", noise.PRACTICE))
+        self.pending: tuple[int, FlickSpec] | None = None
         self._start_round()
 
     # -- read-only views for windows and bots -----------------------------------------------------
@@ -138,11 +147,19 @@ class MatchState(State):
     def current_player(self) -> int:
         if self.over:
             return TERMINAL
-        if self.rolling:
+        if self.rolling or self.pending is not None:
             return CHANCE
+        if self.placing:
+            return self.placing[0]
         return self.turns.seat
 
-    def _chance(self) -> Finite:
+    def setting_up(self) -> int | None:
+        """The seat choosing its corner and placing its dice (Sumo opening), or None."""
+        return self.placing[0] if self.placing and not self.rolling else None
+
+    def _chance(self) -> Finite | noise.Execution:
+        if self.pending is not None:
+            return noise.Execution(self.noise)
         seat = self.rolling[0]
         return Finite.uniform(
             [Action.make(f"{colour(seat)} rolls {v}", seat=seat, value=v) for v in range(1, 7)]
@@ -167,14 +184,39 @@ class MatchState(State):
         if self.rolling:
             self._apply_roll(action)
             return
+        if self.pending is not None:  # the hand's execution error of the flick just made
+            seat, spec = self.pending
+            self.pending = None
+            self._shoot(seat, noise.deviate(spec, noise.from_action(action)))
+            self.round_turns += 1
+            self._after_turn()
+            return
+        if self.placing:
+            self._apply_setup(action)
+            return
         seat = self.turns.seat
         if action == PASS:
             self.say(f"{self.seat_name(seat)} cannot flick fairly and passes")
             self.last_shot = {"seat": seat, "pass": True}
+        elif not self.noise.exact:
+            self.pending = (seat, read_flick(action))  # executed once the chance outcome is in
+            return
         else:
             self._shoot(seat, read_flick(action))
         self.round_turns += 1
         self._after_turn()
+
+    def next_execution(self) -> Action | None:
+        """The execution error the match generator draws for a flick made now (None: exact play).
+
+        The outcome does not depend on the flick, so a window can animate the executed shot before
+        committing it; bots never look (their previews are of the flick as aimed).
+        """
+        if self.noise.exact:
+            return None
+        # the chance node follows the flick's own history entry
+        rng = rng_for(self.seed, CHANCE_STREAM, len(self.history) + 1)
+        return noise.Execution(self.noise).sample(rng)
 
     def returns(self) -> list[float]:
         return scoring.returns_from_totals(self.game.mode, self.totals())
@@ -202,6 +244,91 @@ class MatchState(State):
         self.turns.give_token("first_player", winner)
         self.turns.refresh_order()
         self.say(f"{self.seat_name(winner)} takes the round marker and goes first")
+        if self.mode == "sumo" and self.choose_corners:
+            self._begin_setup()
+
+    # -- the Sumo opening -----------------------------------------------------------------------
+    def _begin_setup(self) -> None:
+        """Each player chooses a corner and places their dice, the marker holder first, then left."""
+        holder = self.marker_holder()
+        n = self.num_players
+        self.placing = [(holder + k) % n for k in range(n)]
+        self.corners = {}
+        self.say(
+            f"Set-up: each player chooses a corner and places their dice in its SUMO area "
+            f"({self.seat_name(holder)} first)"
+        )
+
+    def _apply_setup(self, action: Action) -> None:
+        seat = self.placing.pop(0)
+        spec = setup.read_setup(action)
+        world = self.world
+        assert world is not None
+        for die, pose in zip(
+            die_ids(seat), setup.to_world(self.board, seat, self.num_players, spec), strict=True
+        ):
+            world.add_die(die, pose.x, pose.y, pose.angle, face=scoring.SUMO_FACE)
+            self.where[die] = BOARD
+        self.corners[spec.corner] = seat
+        self.say(f"{self.seat_name(seat)} sets up in the {spec.corner} corner")
+
+    def _setup_problem(self, seat: int, action: Action) -> str | None:
+        if not setup.is_setup(action):
+            return "set up your dice first: choose a corner and place them in its SUMO area"
+        try:
+            spec = setup.read_setup(action)
+        except UserError as exc:
+            return str(exc)
+        assert self.world is not None
+        others = [
+            (st.id, setup.DiePose(st.x, st.y, st.angle))
+            for st in self.world.states()
+            if st.status == "on_board"
+        ]
+        return setup.setup_problem(
+            self.board,
+            self.physics.die_size,
+            seat,
+            self.num_players,
+            spec,
+            self.corners,
+            others,
+        )
+
+    def setup_targets(self, seat: int, corner: str) -> list[tuple[float, float]]:
+        """Where a seat setting up in ``corner`` will find its opponents: their dice if placed,
+        else the centres of the corners still free (nearest first)."""
+        assert self.world is not None
+        placed = [
+            (st.x, st.y)
+            for st in self.world.states()
+            if st.status == "on_board" and self.owner.get(st.id, seat) != seat
+        ]
+        if placed:
+            return placed
+        area = self.board.sumo_area(corner)
+        free = [a for a in self.board.sumo_areas if a.name not in self.corners and a.name != corner]
+        free.sort(key=lambda a: math.hypot(a.x - area.x, a.y - area.y))
+        return [(a.x, a.y) for a in free]
+
+    def setup_menu(self, seat: int) -> list[Action]:
+        """The canonical set-ups of ``seat``: each free corner (its own first) × the layouts."""
+        first = setup.preferred_corner(self.board, seat, self.num_players, self.corners)
+        corners = [first] + sorted(
+            a.name for a in self.board.sumo_areas if a.name not in self.corners and a.name != first
+        )
+        size = self.physics.die_size
+        out = []
+        for corner in corners:
+            area = self.board.sumo_area(corner)
+            for label, poses in setup.suggest_layouts(
+                self.board, size, area, self.setup_targets(seat, corner)
+            ):
+                rel = setup.to_seat_relative(area, seat, self.num_players, poses)
+                action = setup.setup_action(seat, corner, rel, label)
+                if action not in out and self._setup_problem(seat, action) is None:
+                    out.append(action)
+        return out
 
     # -- rounds ---------------------------------------------------------------------------------
     def _block_start(self) -> bool:
@@ -213,12 +340,14 @@ class MatchState(State):
         mode = self.mode
         world = _world_class()(self.board, self.physics)
         self.where = {}
+        self.placing = []
+        self.corners = {}
         size = self.physics.die_size
         for seat in range(self.num_players):
             ids = die_ids(seat)
-            if mode == "jam":
+            if mode == "jam" or self.choose_corners:
                 for d in ids:
-                    self.where[d] = HAND
+                    self.where[d] = HAND  # Sumo: in front of the player until set up
             else:
                 corner = sumo_corner(self.board, seat, self.num_players)
                 spots = self.board.sumo_start_positions(corner, size, len(ids))
@@ -232,6 +361,8 @@ class MatchState(State):
             self.rolling = list(range(self.num_players))
             self.rolls = {}
             self.roll_pass = 0
+        elif mode == "sumo" and self.choose_corners:
+            self._begin_setup()
 
     def _round_finished(self) -> bool:
         if self.mode == "jam":
@@ -264,15 +395,18 @@ class MatchState(State):
         if spec.place is not None:
             world.add_die(spec.die, spec.px, spec.py, spec.pangle, face=scoring.HAND_FACE)
 
-    def preview(self, action: Action) -> World:
+    def preview(self, action: Action, execution: Action | None = None) -> World:
         """A copy of the world with ``action``'s placement and flick applied, not yet stepped.
 
         Step it (``step()`` until ``at_rest()`` or ``shot_time``) to animate the shot; then
-        ``apply_action(action)`` gives the same rest state (deterministic physics).
+        ``apply_action(action)`` (and, with execution noise, the chance outcome ``execution``,
+        e.g. :meth:`next_execution`) gives the same rest state (deterministic physics).
         """
-        if self.world is None or action == PASS:
+        if self.world is None or action == PASS or setup.is_setup(action):
             raise ValueError("nothing to preview")
         spec = read_flick(action)
+        if execution is not None:
+            spec = noise.deviate(spec, noise.from_action(execution))
         world = self.world.copy()
         self._place(world, spec)
         world.apply_flick(_flick(spec))
@@ -367,6 +501,10 @@ class MatchState(State):
     def _check(self, seat: int, action: Action) -> str | None:
         if self.current_player() != seat:
             return f"it is not seat {seat}'s turn"
+        if self.placing:
+            return self._setup_problem(seat, action)
+        if setup.is_setup(action):
+            return "dice are set up only at the start of a Sumo round"
         if action == PASS:
             if any(a != PASS for a in self._legal_actions(seat)):
                 return "you may pass only when no fair flick is possible"
@@ -442,6 +580,8 @@ class MatchState(State):
 
     # -- the finite menu of canonical flicks ------------------------------------------------------
     def _build_menu(self, seat: int) -> list[Action]:
+        if self.placing:
+            return self.setup_menu(seat)
         menu_cfg = bots_config()["menu"]
         world = self.world
         assert world is not None
@@ -594,10 +734,12 @@ class MatchState(State):
             "results": copy.deepcopy(self.results),
             "totals": self.totals(),
             "log": self.log_for(seat)[-12:],
+            "setting_up": self.setting_up(),
+            "corners": dict(sorted(self.corners.items())),
         }
 
     def full_state(self) -> dict[str, Any]:
-        return {
+        out = {
             "turn": self.turns.to_dict(),
             "rolling": list(self.rolling),
             "rolls": {str(k): v for k, v in sorted(self.rolls.items())},
@@ -610,3 +752,13 @@ class MatchState(State):
             "shots": list(self.shot_checksums),
             "over": self.over,
         }
+        # only where they exist, so states of matches without them keep their digests
+        if self.choose_corners:
+            out["setup"] = {
+                "placing": list(self.placing),
+                "corners": dict(sorted(self.corners.items())),
+            }
+        if self.pending is not None:
+            seat, spec = self.pending
+            out["pending"] = {"seat": seat, "die": spec.die}
+        return out

@@ -98,7 +98,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--resume", metavar="FILE", help="continue a saved (unfinished) replay, updating it"
     )
+    add_noise_flags(p, default="practice")
     p.set_defaults(func=run)
+
+
+def add_noise_flags(p: argparse.ArgumentParser, default: str) -> None:
+    """``--table`` / ``--practice``: the execution-noise level (jamsumo_sim.noise), for every seat."""
+    group = p.add_mutually_exclusive_group()
+    group.add_argument(
+        "--table",
+        dest="noise",
+        action="store_const",
+        const="table",
+        help="realistic: every flick is executed with a human hand's spread of speed, direction, "
+        "offset and height (assets/noise.toml)" + (" (default)" if default == "table" else ""),
+    )
+    group.add_argument(
+        "--practice",
+        dest="noise",
+        action="store_const",
+        const="practice",
+        help="exact: every flick goes where it was aimed"
+        + (" (default)" if default == "practice" else ""),
+    )
 
 
 _FIXED_BY_RESUME = ("mode", "players", "max_turns", "rounds", "params", "board")
@@ -135,6 +157,8 @@ def _resume(args: argparse.Namespace) -> tuple[Any, Any, list[str], list[Agent]]
     from jamsumo_sim.replay import load_replay
 
     given = [f"--{k.replace('_', '-')}" for k in _FIXED_BY_RESUME if getattr(args, k) is not None]
+    if getattr(args, "noise", None) is not None:
+        given.append(f"--{args.noise}")
     if given:
         raise UserError(f"--resume continues the saved match as it was: drop {', '.join(given)}")
     replay = load_replay(args.resume)
@@ -166,6 +190,7 @@ def _build(args: argparse.Namespace) -> tuple[Any, Any, list[str], list[Agent]]:
         params["max_turns"] = args.max_turns
     if args.rounds is not None:
         params["rounds"] = args.rounds
+    params["noise"] = args.noise or "practice"
     if args.params:
         from jamsumo_sim.params import load_params
 
@@ -274,20 +299,32 @@ def run(args: argparse.Namespace) -> int:
         f"{game.title}, {final.num_players} players, seed {final.seed}: "
         + ", ".join(f"{n}={s}" for n, s in zip(names, seats, strict=True))
     )
-    for k, r in enumerate(summary["rounds"], 1):
-        word = "penalties" if r["mode"] == "jam" else "points"
-        cap = " (turn cap reached: scored as it stood)" if r["capped"] else ""
-        table = ", ".join(f"{n} {v}" for n, v in zip(names, r["scores"], strict=True))
-        print(f"  round {k} {r['mode']}: {word} {table}{cap}")
-    label = {"jam": "total penalties (lowest wins)", "sumo": "total points", "jamsumo": "aggregate"}
-    print(
-        f"  {label[game.name]}: "
-        + ", ".join(f"{n} {v}" for n, v in zip(names, summary["totals"], strict=True))
-    )
+    print(score_lines(game.name, names, summary))
     print("  winner: " + " and ".join(names[s] for s in summary["winner"]))
     if record is not None:
         print(f"  replay written to {record}")
     return 0
+
+
+def score_lines(game_mode: str, names: list[str], summary: dict[str, Any]) -> str:
+    """The printed score table, in the words every display uses (rules.scoring.score_words)."""
+    from jamsumo_sim.rules import scoring
+
+    words = scoring.score_words(game_mode)
+    lines = []
+    for k, r in enumerate(summary["rounds"], 1):
+        cap = " (turn cap reached: scored as it stood)" if r["capped"] else ""
+        table = ", ".join(f"{n} {v}" for n, v in zip(names, r["scores"], strict=True))
+        line = f"  round {k} {r['mode']}: {scoring.round_word(r['mode'])} {table}"
+        if game_mode == "jamsumo":  # what the round adds to the score, signed
+            signed = (scoring.signed_text(game_mode, r["mode"], v) for v in r["scores"])
+            line += " → " + ", ".join(f"{n} {v}" for n, v in zip(names, signed, strict=True))
+        lines.append(line + cap)
+    totals = (scoring.number_text(v) for v in summary["totals"])
+    lines.append(
+        f"  {words.headline}: " + ", ".join(f"{n} {v}" for n, v in zip(names, totals, strict=True))
+    )
+    return "\n".join(lines)
 
 
 def _interrupted(checkpoint: Checkpoint | None) -> int:

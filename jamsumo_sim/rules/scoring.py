@@ -93,6 +93,12 @@ def sumo_round_over(where: Mapping[str, str], owner: Mapping[str, int], players:
     return any(c == 0 for c in on_board)
 
 
+def contribution(game_mode: str, round_mode: str, score: int) -> int:
+    """What a round's score adds to the game's running total: itself, except that JamSumo
+    subtracts Jam penalties (rules notes: the aggregate is Sumo points minus Jam penalties)."""
+    return -score if (game_mode == "jamsumo" and round_mode == "jam") else score
+
+
 def totals(game_mode: str, rounds: Sequence[Mapping[str, object]], players: int) -> list[int]:
     """Running total per seat in the game's own sense.
 
@@ -102,10 +108,66 @@ def totals(game_mode: str, rounds: Sequence[Mapping[str, object]], players: int)
     out = [0] * players
     for r in rounds:
         scores = r["scores"]
-        sign = -1 if (game_mode == "jamsumo" and r["mode"] == "jam") else 1
         for seat in range(players):
-            out[seat] += sign * int(scores[seat])  # type: ignore[index]
+            out[seat] += contribution(game_mode, str(r["mode"]), int(scores[seat]))  # type: ignore[index]
     return out
+
+
+# --- the words every score display uses (panel, round and end tables, `jamsumo match`) ----------
+
+
+@dataclass(frozen=True)
+class ScoreWords:
+    """How a game's running total is named, so every display says the same thing."""
+
+    total: str  # the total's column head: "penalties", "points" or "score"
+    better: str  # "lowest wins" or "highest wins"
+    meaning: str  # one line: what the total is
+
+    @property
+    def headline(self) -> str:
+        return f"{self.meaning} ({self.better})"
+
+
+def score_words(game_mode: str) -> ScoreWords:
+    """The words for ``game_mode``'s total (``jam``, ``sumo`` or ``jamsumo``)."""
+    if game_mode == "jam":
+        return ScoreWords("penalties", "lowest wins", "total penalties")
+    if game_mode == "sumo":
+        return ScoreWords("points", "highest wins", "total points")
+    if game_mode == "jamsumo":
+        return ScoreWords("score", "highest wins", "score = Sumo points − Jam penalties")
+    raise ValueError(f"unknown game mode {game_mode!r}")
+
+
+def round_word(round_mode: str) -> str:
+    """What a round's own score is: Jam penalties or Sumo points."""
+    return "penalties" if round_mode == "jam" else "points"
+
+
+def signed_text(game_mode: str, round_mode: str, score: int) -> str:
+    """A round's score as it counts toward the total: signed in JamSumo (−12 for 12 Jam
+    penalties, +9 for 9 Sumo points), plain elsewhere (the total is of the same kind)."""
+    value = contribution(game_mode, round_mode, score)
+    if game_mode == "jamsumo":
+        return f"{value:+d}".replace("-", "−")
+    return str(value)
+
+
+def number_text(value: int) -> str:
+    """A whole number with a true minus sign (reads as a negative score, not a dash)."""
+    return str(value).replace("-", "−")
+
+
+def live_score_text(
+    game_mode: str, round_mode: str, total: int, current: int, finished: bool
+) -> str:
+    """A player's score cell while playing: the total so far, then what the round in play would
+    add to it (in the total's own sense: ``−4 (−24)`` in a JamSumo Jam round)."""
+    if finished:
+        return number_text(total)
+    change = contribution(game_mode, round_mode, current)
+    return f"{number_text(total)} ({f'{change:+d}'.replace('-', '−')})"
 
 
 def returns_from_totals(game_mode: str, tot: Sequence[int]) -> list[float]:

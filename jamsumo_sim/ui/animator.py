@@ -28,6 +28,8 @@ class Pose:
     status: str
     fade: float = 0.0  # 0 present .. 1 gone
     drop: float = 0.0  # m below the surface (a die falling into the hole)
+    pitch: float = 0.0  # rad tipped up on an edge (tumbling)
+    z: float = 0.0  # m of the base above the surface (airborne)
 
 
 def states_of(world: Any) -> dict[str, Any]:
@@ -36,6 +38,10 @@ def states_of(world: Any) -> dict[str, Any]:
     if isinstance(st, dict):
         return dict(st)
     return {s.id: s for s in st}
+
+
+def _lerp(a: float, b: float, t: float) -> float:
+    return float(a) + (float(b) - float(a)) * t
 
 
 def _lerp_angle(a: float, b: float, t: float) -> float:
@@ -146,6 +152,8 @@ class Animator:
                     bool(getattr(cur, "flat", True)),
                     ON_BOARD,
                     drop=float(getattr(cur, "drop", 0.0)),
+                    pitch=float(getattr(cur, "pitch", 0.0)),
+                    z=_lerp(getattr(prev, "z", 0.0), getattr(cur, "z", 0.0), t),
                 )
             )
         for die_id, lv in self.leaving.items():
@@ -181,7 +189,17 @@ class Animator:
 
 
 def _pose(s: Any, status: str) -> Pose:
-    return Pose(s.id, s.x, s.y, s.angle, int(s.face), bool(getattr(s, "flat", True)), status)
+    return Pose(
+        s.id,
+        s.x,
+        s.y,
+        s.angle,
+        int(s.face),
+        bool(getattr(s, "flat", True)),
+        status,
+        pitch=float(getattr(s, "pitch", 0.0)),
+        z=float(getattr(s, "z", 0.0)),
+    )
 
 
 def rest_poses(world: Any) -> list[Pose]:

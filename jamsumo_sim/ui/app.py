@@ -4,8 +4,9 @@ Loop: gather events → advance the shot being animated (fixed physics step, acc
 interpolated between the last two physics states.  The window decides nothing: legality comes from the
 session (the rules), motion from the World.  Bots' shots animate exactly like people's.
 
-Keys: Space pause · −/+ slower/faster · R replay the last shot · S save the match as a replay file ·
-T turn the view to the player whose turn it is (on/off) · Esc or right-click cancel · H help · Q quit.
+Keys: see :data:`jamsumo_sim.ui.help_overlay.CONTROLS` (`?`/F1 shows them in the window).  Each view
+(shot preview, bot aim, trails and slow motion, zoom, help, marks on dice, the height gauge) is its own
+module; the App routes input, runs the frame loop and the session, and calls them.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from typing import Any
 import pygame
 
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.ui import autosave, bot_worker, screenshot
+from jamsumo_sim.ui import aim_spread, autosave, bot_worker, screenshot
 from jamsumo_sim.ui.animator import Animator, Pose, rest_poses
+from jamsumo_sim.ui.bot_aim import BotAim, draw_bot_aim, flick_of
+from jamsumo_sim.ui.die_marks import draw_label, draw_rings, named_dice
 from jamsumo_sim.ui.draw_board import render_background, render_table
 from jamsumo_sim.ui.draw_dice import DieLook, draw_dice
 from jamsumo_sim.ui.draw_overlay import draw_aim, draw_offer
@@ -31,18 +34,34 @@ from jamsumo_sim.ui.gesture import (
     height_after_wheel,
     pick_die,
 )
+from jamsumo_sim.ui.height_gauge import draw_height_gauge
+from jamsumo_sim.ui.help_overlay import draw_help
+from jamsumo_sim.ui.palette import mark_of
 from jamsumo_sim.ui.panel import PanelInfo, draw_panel, draw_table, font
+from jamsumo_sim.ui.placement import SetupMode
 from jamsumo_sim.ui.session import Placement, Session, Shot
+from jamsumo_sim.ui.shot_fx import ShotFx
+from jamsumo_sim.ui.shot_preview import Preview, PreviewCache, draw_preview, predict
+from jamsumo_sim.ui.slow_motion import SlowMotion
 from jamsumo_sim.ui.theme import Theme, load_theme
+from jamsumo_sim.ui.trails import Trails
 from jamsumo_sim.ui.tray import pick_from_tray, tray_extent, tray_slots, zone_at
 from jamsumo_sim.ui.view import View, make_layout
+from jamsumo_sim.ui.zoom import Zoom, zoomed_picture
 from jamsumo_sim.world import warm_up as warm_up_physics
 
 HELP = (
     "Drag back from your die, release to flick. Wheel: strike height.",
     "Space pause · -/+ speed · R replay shot · S save replay · T turn view · Esc cancel · "
-    "P pass (only if no fair flick) · Q quit",
+    "P pass (only if no fair flick) · U undo · ? or F1 all controls · Q quit",
 )
+PAN_STEP = 0.05  # m the arrow keys move a zoomed view
+_PAN_KEYS = {  # screen direction (px, y down) of each arrow key
+    pygame.K_LEFT: (-1.0, 0.0),
+    pygame.K_RIGHT: (1.0, 0.0),
+    pygame.K_UP: (0.0, -1.0),
+    pygame.K_DOWN: (0.0, 1.0),
+}
 
 
 def _set_minimum_size(size: tuple[int, int]) -> None:
@@ -133,6 +152,27 @@ class App:
         self.flicks: list[Any] = []  # every action this window started (tests read it)
         self.turn_time = float(anim.get("turn_time", 0.45))
         self.turning: tuple[float, float] | None = None  # (start angle in degrees, elapsed s)
+        fx = self.theme.section("shot_fx")
+        self.fx = ShotFx(
+            Trails(float(fx.get("trail_time", 0.35))),
+            SlowMotion(
+                bool(fx.get("slow_motion", True)),
+                float(fx.get("slow_factor", 0.3)),
+                float(fx.get("slow_hold", 0.35)),
+            ),
+        )
+        self.previews = PreviewCache(float(fx.get("preview_interval", 0.1)))
+        self.preview_on = bool(fx.get("preview", True))
+        self.bot_aim: BotAim | None = None
+        self.bot_aim_time = float(fx.get("bot_aim_time", 0.8))
+        self.zoom = Zoom()
+        self._zoomed: pygame.Surface | None = None
+        self._zoomed_key: Any = None
+        self._pan_from: tuple[int, int] | None = None
+        self.show_help = False
+        self.keep_height = False  # the strike height resets each turn unless the player keeps it
+        self.stories: list[tuple[int, str]] = []  # (log length when told, "red3 hit blue2")
+        self.setup_mode = SetupMode()  # the Sumo opening of a human seat (ui/placement.py)
         self._sync_view()
         self.turning = None  # the first view needs no turn
 
@@ -149,7 +189,8 @@ class App:
         )
 
     def view(self) -> View:
-        return View(self.session.board.side, self.layout().board_rect, self.view_side)
+        base = View(self.session.board.side, self.layout().board_rect, self.view_side)
+        return self.zoom.apply(base)
 
     def _sync_view(self) -> None:
         seat = self.session.to_move()
@@ -176,6 +217,8 @@ class App:
     def human_to_move(self) -> int | None:
         seat = self.session.to_move()
         if seat is None or not self.session.is_human(seat) or self.busy or self.table_shown():
+            return None
+        if self.show_help:
             return None
         if self.turning is not None:  # wait until the board has turned
             return None
@@ -211,6 +254,8 @@ class App:
 
     # --- events -------------------------------------------------------------------------------
     def handle_event(self, e: pygame.event.Event) -> None:
+        if self.setup_mode.handle(self, e):
+            return
         if e.type == pygame.QUIT:
             self.close()
         elif e.type == pygame.VIDEORESIZE:
@@ -224,14 +269,21 @@ class App:
         elif e.type == pygame.MOUSEBUTTONDOWN:
             if e.button == 1:
                 self._press(e.pos)
+            elif e.button == 2:
+                self._pan_from = e.pos
             elif e.button == 3:
                 self.cancel()
         elif e.type == pygame.MOUSEMOTION:
             self._motion(e.pos)
         elif e.type == pygame.MOUSEBUTTONUP and e.button == 1:
             self._release(e.pos)
+        elif e.type == pygame.MOUSEBUTTONUP and e.button == 2:
+            self._pan_from = None
         elif e.type == pygame.MOUSEWHEEL:
-            self.height = height_after_wheel(self.height, e.y, self.gesture)
+            if pygame.key.get_mods() & pygame.KMOD_CTRL:
+                self.zoom_by(1 if e.y > 0 else -1)
+            else:
+                self.height = height_after_wheel(self.height, e.y, self.gesture)
 
     def _key(self, e: pygame.event.Event) -> None:
         k = e.key
@@ -240,6 +292,8 @@ class App:
                 self._accept_resume(True)
             elif k in (pygame.K_n, pygame.K_ESCAPE):
                 self._accept_resume(False)
+            return
+        if self._view_key(e):
             return
         if k == pygame.K_SPACE:
             if self.table_shown():
@@ -263,8 +317,59 @@ class App:
             self._sync_view()
         elif k == pygame.K_p:
             self.try_pass()
+        elif k == pygame.K_u:
+            self.undo()
+        elif k == pygame.K_k:
+            self.keep_height = not self.keep_height
+        elif k == pygame.K_m:
+            self.fx.slow.enabled = not self.fx.slow.enabled
+            self.message = "Slow motion at impacts " + ("on" if self.fx.slow.enabled else "off")
         elif k == pygame.K_q:
             self.close()
+
+    def _view_key(self, e: pygame.event.Event) -> bool:
+        """Help, zoom and pan keys (True if the key was one of them)."""
+        k = e.key
+        ctrl = bool(getattr(e, "mod", 0) & pygame.KMOD_CTRL)
+        if k == pygame.K_F1 or k == pygame.K_QUESTION or getattr(e, "unicode", "") == "?":
+            self.show_help = not self.show_help
+        elif self.show_help and k == pygame.K_ESCAPE:
+            self.show_help = False
+        elif ctrl and k in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
+            self.zoom_by(1)
+        elif ctrl and k in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            self.zoom_by(-1)
+        elif ctrl and k == pygame.K_0:
+            self.zoom = Zoom()
+        elif self.zoom.level > 0 and k in _PAN_KEYS:
+            self._pan_screen(*_PAN_KEYS[k])
+        else:
+            return False
+        return True
+
+    def zoom_by(self, steps: int) -> None:
+        self.zoom = self.zoom.zoomed(steps, self.session.board.side / 2)
+
+    def _pan_screen(self, dx_px: float, dy_px: float) -> None:
+        """Move the view by a screen-direction amount (arrow keys move PAN_STEP m)."""
+        v = self.view()
+        ox, oy = v.to_world(0.0, 0.0)
+        wx, wy = v.to_world(dx_px, dy_px)
+        scale = PAN_STEP / max(1e-9, ((wx - ox) ** 2 + (wy - oy) ** 2) ** 0.5)
+        half = self.session.board.side / 2
+        self.zoom = self.zoom.panned((wx - ox) * scale, (wy - oy) * scale, half)
+
+    def undo(self) -> None:
+        """U: take the last shot back where the session allows it (free play, practice)."""
+        if self.busy or self.bot_aim is not None:
+            return
+        if not self.session.undo():
+            self.message = "Undo is only for free play and practice matches."
+            return
+        self.last_shot = None
+        self.previews.clear()
+        self.message = "Last shot taken back."
+        self._sync_view()
 
     def _world_at(self, pos: tuple[int, int]) -> tuple[float, float]:
         return self.view().to_world(*pos)
@@ -299,6 +404,12 @@ class App:
             self.drag_pos = (x, y)
 
     def _motion(self, pos: tuple[int, int]) -> None:
+        if self._pan_from is not None and self.zoom.level > 0:
+            v = self.view()
+            a, b = v.to_world(*self._pan_from), v.to_world(*pos)
+            half = self.session.board.side / 2
+            self.zoom = self.zoom.panned(a[0] - b[0], a[1] - b[1], half)
+            self._pan_from = pos
         self.mouse_world = self._world_at(pos)
         if self.aim is not None:
             self.aim.current = self.mouse_world
@@ -391,11 +502,14 @@ class App:
             self.autosave()
             self._sync_view()
             return
-        world = self.session.preview(action)
+        # the flick as executed (execution noise), where the session has one
+        world = getattr(self.session, "shot_world", self.session.preview)(action)
         self.shot = Shot(seat, action, world.copy())
         self.committed = False
         self.replaying = False
         self.anim = self._new_animator(world)
+        self.fx.start(world)
+        self.previews.clear()
         self.flicks.append(action)
 
     def replay_last(self) -> None:
@@ -416,16 +530,23 @@ class App:
         if world.at_rest():
             world.run_until_rest(0.0)  # settles exactly as the rules' run_until_rest does
         self.committed = True
+        shown = flick_of(self.shot.action, self.session.params.die_mass)
+        story = self.fx.story(world, shown.die) if shown is not None else None
         self.session.commit(self.shot.action, animated=world)
+        if story is not None:
+            self.stories.append((len(self.session.log()), story))
         self.last_shot = self.shot
+        if not self.keep_height:
+            self.height = self.gesture.height_default
         self.autosave()
 
     def _update_anim(self, dt: float) -> None:
         anim = self.anim
         if anim is None:
             return
-        anim.speed = self.speed
+        anim.speed = self.speed * self.fx.speed_factor(dt)
         anim.advance(dt)
+        self.fx.after_advance(anim)
         if not anim.running:
             self._finish_physics()
             if anim.done:
@@ -461,7 +582,18 @@ class App:
         except Exception as exc:
             self.message = f"Bot failed: {exc}"
             raise
-        self.start_shot(seat, action)
+        # the bot's aim shows for a moment before it shoots
+        mass = self.session.params.die_mass
+        shown = None if self.session.is_pass(action) else flick_of(action, mass)
+        self.bot_aim = BotAim(seat, action, shown, self.bot_aim_time if shown else 0.0)
+
+    def _update_bot_aim(self, dt: float) -> None:
+        aim = self.bot_aim
+        if aim is None or self.paused:
+            return
+        if aim.advance(dt):
+            self.bot_aim = None
+            self.start_shot(aim.seat, aim.action)
 
     def update(self, dt: float) -> None:
         if self.turning is not None:
@@ -473,8 +605,12 @@ class App:
         if not self.busy and not self.table_shown():
             self.session.advance_automatic()
             self._sync_view()
+        self.previews.tick(dt)
         self._update_anim(dt)
-        self._update_bot(dt)
+        if self.bot_aim is not None:
+            self._update_bot_aim(dt)
+        else:
+            self._update_bot(dt)
 
     # --- saving, closing ----------------------------------------------------------------------
     def autosave(self) -> None:
@@ -497,7 +633,9 @@ class App:
         path = self.replay_dir / f"jamsumo-{self.session.mode}-{stamp}.json"
         try:
             self.session.save_replay(str(path))
-            self.message = f"Replay saved to {path}"
+            # the file name only: a whole path does not fit the panel (the folder is the cwd or
+            # the one given on the command line)
+            self.message = f"Replay saved: {path.name}"
         except (UserError, NotImplementedError, OSError, ImportError) as exc:
             self.message = f"Cannot save a replay: {exc}"
 
@@ -529,20 +667,28 @@ class App:
 
     # --- drawing ------------------------------------------------------------------------------
     def background(self, view: View) -> pygame.Surface:
-        key = (self.screen.get_size(), view.rect, view.seat, id(self.session.board))
+        """The still board, rendered once per window size and side; zoomed, cut from it and scaled."""
+        base = View(self.session.board.side, self.layout().board_rect, view.seat)
+        key = (self.screen.get_size(), base.rect, view.seat, id(self.session.board))
         if key != self._bg_key or self._bg is None:
             self._bg = render_background(
-                self.session.board, view, self.theme, self.screen.get_size()
+                self.session.board, base, self.theme, self.screen.get_size()
             )
             self._bg_key = key
-        return self._bg
+        if view.rect == base.rect:
+            return self._bg
+        if (key, view.rect) != self._zoomed_key or self._zoomed is None:
+            area = pygame.Rect(0, 0, self.layout().panel_x, self.screen.get_height())
+            self._zoomed = zoomed_picture(self._bg, base, view, area)
+            self._zoomed_key = (key, view.rect)
+        return self._zoomed
 
     def looks(self, poses: list[Pose], seat: int | None, hover: str | None) -> list[DieLook]:
         mine = set(self.session.flickable(seat)) if seat is not None else set()
         size = self.session.params.die_size
         out = []
         for p in poses:
-            colour = self.theme.dice_colour(self.session.die_colour_name(p.id))
+            name = self.session.die_colour_name(p.id)
             # a die dropping into the hole sinks (shrinks and darkens) before it fades away
             fade = max(p.fade, min(0.6, 0.6 * p.drop / size)) if p.drop > 0 else p.fade
             out.append(
@@ -552,10 +698,13 @@ class App:
                     p.y,
                     p.angle,
                     p.face,
-                    colour,
+                    self.theme.dice_colour(name),
                     p.flat,
                     fade,
                     highlight=(p.id == hover and p.id in mine),
+                    mark=mark_of(name),
+                    pitch=p.pitch,
+                    lift=p.z / size,
                 )
             )
         return out
@@ -572,7 +721,10 @@ class App:
             )
         if self.aim is not None:
             hover = self.aim.die.id
-        looks = self.looks(self.poses(), seat, hover)
+        poses = self.poses()
+        looks = self.looks(poses, seat, hover)
+        if self.anim is not None:
+            self._draw_trails(view)
         to_move = self.session.to_move()
         if to_move is not None:
             self._draw_tray(view, to_move, size)
@@ -595,12 +747,18 @@ class App:
                 )
             )
         draw_dice(self.screen, view, looks, size)
+        self.setup_mode.draw(self, view)
         if self.turning is not None:
             self._draw_turning(view)
         aim_params = self.flick_params(self.aim) if self.aim is not None else None
         self.aim_problem = self._aim_problem(aim_params)
+        preview = self._preview(aim_params) if self.aim_problem is None else None
+        if preview is not None:
+            colour = self.theme.colour("aim")
+            draw_preview(self.screen, view, preview, size, colour, self.theme.colour("warning"))
         if self.aim is not None:
-            self._draw_aim(view, self.aim, aim_params)
+            self._draw_aim(view, self.aim, aim_params, slide_hint=preview is None)
+        self._draw_marks(view, poses, seat)
         lay = self.layout()
         info = self.session.panel(self.theme)
         info = self._decorate(info, aim_params)
@@ -611,6 +769,62 @@ class App:
             draw_table(self.screen, area, table, self.theme)
         if self.resume_offer is not None:
             self._draw_offer(area)
+        if self.show_help:
+            draw_help(self.screen, area, self.theme)
+
+    def _preview(self, params: FlickParams | None) -> Preview | None:
+        """The collision preview of the aimed flick (recomputed when the aim changes)."""
+        seat = self.session.to_move()
+        if not self.preview_on or params is None or self.aim is None or seat is None:
+            return None
+        placement = self.aim.placement
+
+        def compute() -> Preview | None:
+            action = self.session.make_action(seat, params, placement)
+            return predict(self.session, seat, action, params.die)
+
+        return self.previews.get((params, placement), compute)
+
+    def _draw_trails(self, view: View) -> None:
+        colours = {
+            d: self.theme.dice_colour(self.session.die_colour_name(d))
+            for d in self.fx.trails.points
+        }
+        width = max(2.0, view.length(self.session.params.die_size) * 0.3)
+        wood = self.theme.colour("wood_light")
+        self.fx.trails.draw(self.screen, view, colours, wood, self.fx.clock, width)
+
+    def _draw_marks(self, view: View, poses: list[Pose], seat: int | None) -> None:
+        """The bot's aim, rings round dice a refusal names, the hovered die's id, the height."""
+        size = self.session.params.die_size
+        at = {p.id: (p.x, p.y) for p in poses if p.fade == 0}
+        bot = self.bot_aim
+        if bot is not None and bot.shown is not None and bot.shown.die in at:
+            progress = bot.elapsed / bot.duration if bot.duration > 0 else 1.0
+            colour = self.theme.colour("aim")
+            x, y = at[bot.shown.die]
+            max_speed = self.session.params.max_launch_speed
+            draw_bot_aim(self.screen, view, bot.shown, x, y, size, max_speed, colour, progress)
+        problem = self.aim_problem or (
+            self.message if self.message.startswith("Not allowed") else ""
+        )
+        named = named_dice(problem, at) if problem else []
+        warn = self.theme.colour("warning")
+        draw_rings(self.screen, view, [at[d] for d in named], size, warn)
+        if self.mouse_world is not None and self.aim is None:
+            hover = pick_die(
+                [DieSpot(d, x, y, 0.0, size) for d, (x, y) in at.items()],
+                *self.mouse_world,
+                0.0,
+            )
+            if hover is not None:
+                x, y = at[hover]
+                draw_label(self.screen, view, hover, x, y, size, self.theme.colour("text"))
+        if seat is not None:
+            colour = self.theme.dice_colour(self.session.seat_colour_name(seat))
+            rect = self.layout().board_rect
+            corner = (8, rect[1] + rect[3] - 70)
+            draw_height_gauge(self.screen, corner, 34, self.height, colour, self.keep_height)
 
     def _draw_turning(self, view: View) -> None:
         """Mid-turn: the board (drawn in the new view) rotated back by what is left of the turn."""
@@ -654,6 +868,7 @@ class App:
             surf = pygame.Surface(rect.size)
             draw_panel(surf, surf.get_rect(), info, self.theme)
             self._panel, self._panel_key = surf, key
+            self._panel_changed = True
         self.screen.blit(self._panel, rect.topleft)
 
     def _decorate(self, info: PanelInfo, params: FlickParams | None) -> PanelInfo:
@@ -675,20 +890,41 @@ class App:
             power = params.power
         elif self.human_to_move() is not None:
             aim = (f"strike height {self.height:.2f} (wheel)",)
+        if self.preview_on and self.previews.value is not None and params is not None:
+            aim += tuple(f"Preview: {w}" for w in self.previews.value.warnings)
         return PanelInfo(
             title=info.title,
             round_text=info.round_text,
             turn_text=info.turn_text,
             turn_colour=info.turn_colour,
             players=info.players,
-            log=info.log,
+            log=self._with_stories(info.log),
             message=self.message,
             status=status,
             aim=aim,
             power=power,
             table=info.table,
             help_lines=HELP,
+            score_head=info.score_head,
         )
+
+    def _with_stories(self, log: tuple[str, ...]) -> tuple[str, ...]:
+        """The session's log with each shot's "what was hit" line after that shot's own lines."""
+        if not self.stories:
+            return log
+        full = self.session.log()
+        out: list[str] = []
+        told = iter(self.stories)
+        nxt = next(told, None)
+        for i, line in enumerate(full):
+            while nxt is not None and nxt[0] <= i:
+                out.append(nxt[1])
+                nxt = next(told, None)
+            out.append(line)
+        while nxt is not None:
+            out.append(nxt[1])
+            nxt = next(told, None)
+        return tuple(out[-max(len(log), 1) - len(self.stories) :])
 
     def _draw_tray(self, view: View, seat: int, size: float) -> None:
         hand = self.session.hand(seat)
@@ -718,7 +954,9 @@ class App:
         ]
         draw_dice(self.screen, view, looks, size)
 
-    def _draw_aim(self, view: View, aim: Aim, params: FlickParams | None) -> None:
+    def _draw_aim(
+        self, view: View, aim: Aim, params: FlickParams | None, slide_hint: bool = True
+    ) -> None:
         p = self.session.params
         draw_aim(
             self.screen,
@@ -731,7 +969,9 @@ class App:
             slide_decel=p.mu_board * p.gravity,
             board_half=self.session.board.side / 2,
             refused=bool(self.aim_problem),
+            slide_hint=slide_hint,
         )
+        aim_spread.draw(self.screen, view, self.theme, self.session, aim.die, params)
 
     def _draw_offer(self, area: pygame.Rect) -> None:
         assert self.resume_offer is not None
@@ -743,8 +983,19 @@ class App:
             self.handle_event(e)
         self.update(dt)
         self.draw()
-        pygame.display.flip()
+        self.present()
         self.frames += 1
+
+    def present(self) -> None:
+        """Show the frame: only the board area while the panel is unchanged (in a real X window the
+        copy of each frame costs as much as drawing it)."""
+        size = self.screen.get_size()
+        if getattr(self, "_panel_changed", True) or size != getattr(self, "_presented", None):
+            pygame.display.flip()
+        else:
+            pygame.display.update(pygame.Rect(0, 0, self.layout().panel_x, size[1]))
+        self._panel_changed = False
+        self._presented = size
 
     def run(self, frames: int | None = None, screenshot: str | None = None) -> int:
         """Run until closed, or for ``frames`` frames of 1/fps each (no waiting: headless use)."""

@@ -12,6 +12,7 @@ from jamsumo_sim.limits import check_count, count_arg, seed_arg
 
 MODES = ("jam", "sumo", "jamsumo")
 DEFAULT_SEATS = "human,planner"
+DEFAULT_NOISE = "table"  # --table unless --practice; a resumed match keeps its own level
 
 # Window sizes: the smallest the layout works at, the largest an 8K screen shows (a bigger window
 # would only cost memory: 100000x100000 pixels is 40 GB of surfaces).
@@ -64,6 +65,10 @@ def register(subparsers: Any) -> None:
         metavar="WxH",
         help="window size in pixels, 1024x640 to 7680x4320 (default 1280x800)",
     )
+    from jamsumo_sim.rules.match_cli import add_noise_flags
+
+    # people at the window play with a hand's spread by default (an exact mouse makes Jam trivial)
+    add_noise_flags(p, default=DEFAULT_NOISE)
     p.set_defaults(func=run)
 
 
@@ -200,8 +205,9 @@ def make_session(args: argparse.Namespace, physics: dict[str, Any], headless: bo
 
     game = get_game(args.mode)
     seats = parse_seats(args.seats, sorted(game.bots()))
+    level = getattr(args, "noise", None) or DEFAULT_NOISE
     if headless and not args.resume:
-        return new_match(args.mode, seats, args.seed, physics), None
+        return new_match(args.mode, seats, args.seed, physics, noise=level), None
     saved = autosave.load_match()
     if args.resume:
         if saved.session is None:
@@ -211,7 +217,7 @@ def make_session(args: argparse.Namespace, physics: dict[str, Any], headless: bo
         return saved.session, None
     if saved.problem:
         print(f"jamsumo: {saved.problem}", file=sys.stderr)
-    session = new_match(args.mode, seats, args.seed, physics)
+    session = new_match(args.mode, seats, args.seed, physics, noise=level)
     offer = None
     if saved.unfinished and saved.data is not None:
         resumed = saved.session
@@ -231,6 +237,7 @@ def demo_match(args: argparse.Namespace, physics: dict[str, Any]) -> int:
     kinds = [s if s != "human" else "planner" for s in seats]
     agents = make_agents(game, kinds)
     params = game.default_params(len(kinds))
+    params["noise"] = getattr(args, "noise", None) or DEFAULT_NOISE
     if physics:
         params["physics"] = physics
     params = game.validate_params(params)

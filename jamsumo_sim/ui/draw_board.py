@@ -280,9 +280,11 @@ def _draw_features(bg: pygame.Surface, board: BoardSpec, view: View, theme: Them
                 border_radius=max(2, lift),
             )
         bg.blit(shadow, (rect.x, rect.y))
-        top = bg.subsurface(rect).copy()
-        top.fill((28, 24, 16), special_flags=pygame.BLEND_RGB_ADD)
-        bg.blit(top, rect.topleft)
+        seen = rect.clip(bg.get_rect())  # zoomed in, a platform may be partly off the window
+        if seen.w > 0 and seen.h > 0:
+            top = bg.subsurface(seen).copy()
+            top.fill((28, 24, 16), special_flags=pygame.BLEND_RGB_ADD)
+            bg.blit(top, seen.topleft)
         bevel = max(2, lift // 2 + 1)
         hi = theme.colour("platform_light")
         lo = theme.colour("platform_dark")

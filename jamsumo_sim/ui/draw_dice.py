@@ -2,7 +2,10 @@
 
 A die lying flat shows its square top with bevelled edges; a die that is not flat (resting tilted on a
 platform edge or the hole's rim) shows a foreshortened top and one side face; a die leaving play (into the
-hole, off the edge) shrinks and fades out.  Geometry comes in as board metres and is mapped by the View.
+hole, off the edge) shrinks and fades out.  A die tipped up on an edge (mid-tumble, ``pitch``) shows its
+top foreshortened by cos(pitch) and the side that rises into view; a die in the air (``lift`` > 0) is
+drawn larger with its shadow further away and softer.  Pips have each player's shape (the second cue
+besides colour, see :mod:`.palette`).  Geometry comes in as board metres and is mapped by the View.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from jamsumo_sim.ui.palette import draw_mark
 from jamsumo_sim.ui.view import View
 
 Colour = tuple[int, int, int]
@@ -41,6 +45,9 @@ class DieLook:
     fade: float = 0.0  # 0 = fully present, 1 = gone (falling into the hole / off the edge)
     highlight: bool = False  # the die being aimed or selectable
     dim: bool = False  # not the current player's die
+    mark: str = "circle"  # pip shape: the player's second cue
+    pitch: float = 0.0  # rad tipped up on an edge (tumbling)
+    lift: float = 0.0  # height of the base above the surface, in die sizes (airborne)
 
 
 def _shade(c: Colour, f: float) -> Colour:
@@ -79,10 +86,16 @@ def draw_die(
 ) -> None:
     """Draw ``look`` at pixel ``centre`` (size in px, angle as seen with y up) onto ``surface``."""
     cx, cy = centre
-    scale = 1.0 - 0.55 * look.fade
+    lift = min(max(look.lift, 0.0), 3.0)
+    # seen from above, a die in the air is nearer the eye: drawn a little larger
+    scale = (1.0 - 0.55 * look.fade) * (1.0 + 0.18 * lift)
     h = size_px * 0.5 * scale
     ca, sa = math.cos(screen_angle), math.sin(screen_angle)
-    squash = 1.0 if look.flat else 0.78  # a tilted die shows its top foreshortened along body x
+    pitch = min(abs(look.pitch), math.pi / 2)
+    # a tilted die shows its top foreshortened along body x; a tumbling one by cos(pitch)
+    squash = 1.0 if look.flat else 0.78
+    if pitch > 0.02:
+        squash = min(squash, max(0.3, math.cos(pitch)))
 
     def pt(u: float, v: float, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float]:
         u *= squash
@@ -95,19 +108,21 @@ def draw_die(
         base = _shade(base, 1.0 - 0.7 * look.fade)
     chamfer = h * 0.22
     # cast shadow, away from the light (down-right on screen)
-    off = max(1.0, h * 0.28)
-    shadow = [pt(u, v, off, off) for u, v in _octagon(h * 1.02, chamfer)]
-    pygame.draw.polygon(surface, (58, 36, 18), shadow)
+    off = max(1.0, h * (0.28 + 0.5 * lift))
+    shade = (58, 36, 18) if lift < 0.05 else (86, 56, 30)  # further away: softer
+    shadow = [pt(u, v, off, off) for u, v in _octagon(h * (1.02 - 0.12 * min(lift, 1.0)), chamfer)]
+    pygame.draw.polygon(surface, shade, shadow)
     if look.highlight:
         ring = [pt(u, v) for u, v in _octagon(h + max(2.0, h * 0.22), chamfer * 1.4)]
         pygame.draw.polygon(surface, (255, 240, 170), ring)
     if not look.flat:
         # the side face that tilts up into view: a darker band along the body's -x side
+        band = 0.35 if pitch <= 0.02 else 0.35 + 1.1 * math.sin(pitch)
         side = [
             pt(-h, -h),
             pt(-h, h),
-            pt(-h, h, -h * 0.35 * ca, h * 0.35 * sa),
-            pt(-h, -h, -h * 0.35 * ca, h * 0.35 * sa),
+            pt(-h, h, -h * band * ca, h * band * sa),
+            pt(-h, -h, -h * band * ca, h * band * sa),
         ]
         pygame.draw.polygon(surface, _shade(base, 0.55), side)
     # body (edges darker), then the face a little inset and lighter: reads as a bevelled cube
@@ -123,7 +138,7 @@ def draw_die(
     pc = _pip_colour(base)
     for u, v in PIPS.get(look.top, ()):
         px, py = pt(u * 2 * h, v * 2 * h)
-        pygame.draw.circle(surface, pc, (px, py), pip_r)
+        draw_mark(surface, look.mark, (px, py), pip_r, pc, screen_angle)
 
 
 def _lit_edge(points: list[tuple[float, float]], screen_angle: float) -> list[tuple[float, float]]:

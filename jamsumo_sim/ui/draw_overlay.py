@@ -23,6 +23,7 @@ def draw_aim(
     slide_decel: float,
     board_half: float,
     refused: bool = False,
+    slide_hint: bool = True,
 ) -> None:
     """The pull, the struck face, the finger, the push arrow and the free-slide hint of a flick.
 
@@ -65,10 +66,11 @@ def draw_aim(
         wing = ang + math.pi + side * 0.45
         end = (tip[0] + 10 * math.cos(wing), tip[1] + 10 * math.sin(wing))
         pygame.draw.line(screen, col, tip, end, 3)
-    # dots over the free-slide distance, ending at the rim
-    reach = params.speed**2 / (2 * slide_decel) if slide_decel > 0 else 0.0
+    # dots over the free-slide distance, ending at the rim (not when the collision preview shows
+    # the real path)
+    reach = params.speed**2 / (2 * slide_decel) if slide_decel > 0 and slide_hint else 0.0
     steps = max(1, int(reach / (die.size * 0.9)))
-    for i in range(1, min(steps, 60) + 1):
+    for i in range(1, min(steps, 60) + 1 if reach > 0 else 1):
         d = half + reach * i / steps
         qx, qy = die.x + dx * d, die.y + dy * d
         if abs(qx) > board_half or abs(qy) > board_half:

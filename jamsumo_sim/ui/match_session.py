@@ -12,8 +12,9 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.rules import scoring
 from jamsumo_sim.turnloop import CHANCE, State, seat_view
-from jamsumo_sim.turnloop.driver import chance_rng
+from jamsumo_sim.turnloop.driver import chance_rng, seeded_outcome
 from jamsumo_sim.ui.panel import PanelInfo, PlayerRow, Table
 from jamsumo_sim.ui.session import Placement, Session
 from jamsumo_sim.ui.theme import Theme
@@ -97,12 +98,50 @@ class MatchSession(Session):
         return self.state.why_illegal(seat, action)
 
     def preview(self, action: Any) -> Any:
+        """The shot as aimed (what a shot preview may show: never the hand's coming error)."""
         return self.state.preview(action)
 
-    def is_pass(self, action: Any) -> bool:
-        from jamsumo_sim.rules.flicks import PASS
+    def shot_world(self, action: Any) -> Any:
+        """The shot to animate: with execution noise, the flick as the hand executes it — the
+        outcome the match generator draws next, which :meth:`commit` applies too."""
+        return self.state.preview(action, self.state.next_execution())
 
-        return action == PASS
+    def is_pass(self, action: Any) -> bool:
+        """Nothing to animate: a pass, or a Sumo set-up (the dice are simply placed)."""
+        from jamsumo_sim.rules.flicks import PASS
+        from jamsumo_sim.rules.setup import is_setup
+
+        return action == PASS or is_setup(action)
+
+    # --- the Sumo opening (ui/placement.py) ----------------------------------------------------
+    def setting_up(self) -> int | None:
+        """The seat choosing its corner and placing its dice, or None."""
+        return self.state.setting_up()
+
+    def free_corners(self) -> list[str]:
+        return [a.name for a in self.board.sumo_areas if a.name not in self.state.corners]
+
+    def suggested_setup(self, seat: int, corner: str) -> list[Any]:
+        """A starting arrangement in ``corner`` for the window (world poses, dice 1..6)."""
+        from jamsumo_sim.rules import setup
+
+        area = self.board.sumo_area(corner)
+        layouts = setup.suggest_layouts(
+            self.board, self.params.die_size, area, self.state.setup_targets(seat, corner)
+        )
+        for _, poses in layouts:
+            rel = setup.to_seat_relative(area, seat, self.players(), poses)
+            if self.why_illegal(seat, setup.setup_action(seat, corner, rel)) is None:
+                return poses
+        return layouts[-1][1]
+
+    def make_setup(self, seat: int, corner: str, poses: Sequence[Any]) -> Any:
+        """The set-up action of world poses in ``corner`` (seat-relative in the action)."""
+        from jamsumo_sim.rules import setup
+
+        area = self.board.sumo_area(corner)
+        rel = setup.to_seat_relative(area, seat, self.players(), poses)
+        return setup.setup_action(seat, corner, rel)
 
     def pass_action(self, seat: int) -> Any | None:
         from jamsumo_sim.rules.flicks import PASS
@@ -116,6 +155,8 @@ class MatchSession(Session):
         seen = len(self.state.log)
         rounds = len(self.state.results)
         self.state.apply_action(action)
+        if self.state.pending is not None:  # the execution error the preview showed
+            self.state.apply_action(seeded_outcome(self.state))
         same_round = len(self.state.results) == rounds
         if animated is not None and same_round and self.state.world is not None:
             self._compare(animated)
@@ -173,7 +214,7 @@ class MatchSession(Session):
         st = self.state
         seat = self.to_move()
         modes = list(st.round_modes)
-        word = "penalties (lowest wins)" if st.mode == "jam" else "points"
+        words = scoring.score_words(self.game.mode)
         totals = st.totals()
         current = st.current_scores()
         rows = []
@@ -185,7 +226,9 @@ class MatchSession(Session):
                     colour=theme.dice_colour(self.seat_colour_name(s)),
                     in_hand=len(st.in_hand(s)),
                     on_board=len(st.on_board(s)),
-                    score=_score_text(st, totals[s], current[s]),
+                    score=scoring.live_score_text(
+                        self.game.mode, st.mode, totals[s], current[s], st.is_terminal()
+                    ),
                     to_move=(s == seat),
                     kind=self.seats[s],
                 )
@@ -196,6 +239,10 @@ class MatchSession(Session):
         elif seat is None:
             turn = "Rolling for the round marker"
             turn_colour = None
+        elif st.setting_up() is not None:
+            who = "your" if self.is_human(seat) else f"{self.seats[seat]}'s"
+            turn = f"{self._name(seat)} to set up ({who} turn)"
+            turn_colour = theme.dice_colour(self.seat_colour_name(seat))
         else:
             who = "your" if self.is_human(seat) else f"{self.seats[seat]}'s"
             turn = f"{self._name(seat)} to flick ({who} turn)"
@@ -204,47 +251,59 @@ class MatchSession(Session):
         return PanelInfo(
             title=title,
             round_text=f"Round {min(st.round, len(modes))} of {len(modes)}: {st.mode.capitalize()} "
-            f"— scores are {word}",
+            f"— {words.headline}"
+            + ("" if st.is_terminal() else "; in brackets what this round adds"),
             turn_text=turn,
             turn_colour=turn_colour,
             players=tuple(rows),
             log=tuple(st.log_for(None)[-60:]),
+            score_head=words.total,
         )
 
     def _round_table(self, index: int) -> Table:
         st = self.state
         res = st.results[index]
-        word = "Penalty" if res["mode"] == "jam" else "Points"
+        game = self.game.mode
+        words = scoring.score_words(game)
+        totals = scoring.totals(game, st.results[: index + 1], self.players())
         rows = tuple(
-            (self._name(s), str(res["scores"][s]), str(sum_upto(st.results, index, s)))
+            (
+                self._name(s),
+                scoring.signed_text(game, res["mode"], int(res["scores"][s])),
+                scoring.number_text(totals[s]),
+            )
             for s in range(self.players())
         )
         if st.is_terminal():
             return self.match_table()
         return Table(
             title=f"Round {index + 1}: {res['mode'].capitalize()}",
-            header=("player", word.lower(), "total"),
+            header=("player", _round_head(game, res["mode"]), words.total),
             rows=rows,
-            footer="click or press Enter to go on",
+            footer=f"{words.headline} — click or press Enter to go on",
         )
 
     def match_table(self) -> Table:
         st = self.state
+        game = self.game.mode
+        words = scoring.score_words(game)
         header = (
-            ["player"] + [f"R{i + 1} {r['mode']}" for i, r in enumerate(st.results)] + ["total"]
+            ["player"]
+            + [f"R{i + 1} {_round_head(game, r['mode'])}" for i, r in enumerate(st.results)]
+            + [words.total]
         )
         totals = st.totals()
         rows = tuple(
-            (self._name(s), *(str(r["scores"][s]) for r in st.results), str(totals[s]))
+            (
+                self._name(s),
+                *(scoring.signed_text(game, r["mode"], int(r["scores"][s])) for r in st.results),
+                scoring.number_text(totals[s]),
+            )
             for s in range(self.players())
         )
         winners = ", ".join(self._name(s) for s in st.winners())
-        return Table(
-            title="Match over",
-            header=tuple(header),
-            rows=rows,
-            footer=f"Winner: {winners}" if winners else "",
-        )
+        footer = f"Winner: {winners} — {words.headline}" if winners else words.headline
+        return Table(title="Match over", header=tuple(header), rows=rows, footer=footer)
 
     def table(self, theme: Theme) -> Table | None:
         return self._pending_table
@@ -272,27 +331,30 @@ class MatchSession(Session):
         return path
 
 
-def _score_text(state: Any, total: int, current: int) -> str:
-    """Totals of finished rounds, and what the round in play would add."""
-    if state.is_terminal():
-        return str(total)
-    if not state.results:
-        return str(current)
-    return f"{total} (+{current})"
-
-
-def sum_upto(results: list[dict[str, Any]], index: int, seat: int) -> int:
-    return sum(int(r["scores"][seat]) for r in results[: index + 1])
+def _round_head(game_mode: str, round_mode: str) -> str:
+    """A round's column head: what its numbers are (signed in JamSumo: −penalties, +points)."""
+    word = scoring.round_word(round_mode)
+    if game_mode == "jamsumo":
+        return f"{round_mode.capitalize()} {'−' if round_mode == 'jam' else '+'}{word}"
+    return word
 
 
 def new_match(
-    mode: str, seats: Sequence[str], seed: int, physics: dict[str, Any] | None = None
+    mode: str,
+    seats: Sequence[str],
+    seed: int,
+    physics: dict[str, Any] | None = None,
+    noise: str = "practice",
+    sumo_setup: str = "choose",
 ) -> MatchSession:
-    """A fresh match of ``mode`` for these seats."""
+    """A fresh match of ``mode`` for these seats at execution-noise level ``noise``; Sumo rounds
+    open with each player's set-up (``choose``) or the old fixed grid (``grid``)."""
     from jamsumo_sim.turnloop import get_game
 
     game = get_game(mode)
     params = game.default_params(len(seats))
+    params["noise"] = noise
+    params["sumo_setup"] = sumo_setup
     if physics:
         params["physics"] = dict(physics)
     state = game.new_initial_state(game.validate_params(params), seed=seed)
@@ -307,7 +369,14 @@ def resume_match(data: dict[str, Any], where: str = "autosave") -> MatchSession:
     from jamsumo_sim.turnloop import state_from_json
 
     try:
-        state = state_from_json(data["state"], where)
+        saved = dict(data["state"])
+        if saved.get("game") in ("jam", "sumo", "jamsumo") and isinstance(
+            saved.get("params"), dict
+        ):
+            from jamsumo_sim.replay import with_legacy_defaults
+
+            saved["params"] = with_legacy_defaults(saved["params"])  # saves from before set-ups
+        state = state_from_json(saved, where)
         seats = _check_seats(data["seats"], state, where)
         return MatchSession(state, seats)
     except UserError:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from jamsumo_sim.ui.palette import draw_mark, ink_on, mark_for_colour
 from jamsumo_sim.ui.theme import Theme
 
 Colour = tuple[int, int, int]
@@ -51,6 +52,7 @@ class PanelInfo:
     power: float | None = None  # 0..1 for the power meter
     table: Table | None = None
     help_lines: tuple[str, ...] = field(default=())
+    score_head: str = "score"  # what the score column holds: penalties, points or score
 
 
 @functools.cache
@@ -111,15 +113,16 @@ def draw_panel(surface: pygame.Surface, rect: pygame.Rect, info: PanelInfo, them
     if info.round_text:
         line(info.round_text, 1.05, dim)
     if info.turn_text:
-        line(info.turn_text, 1.15, info.turn_colour or text_c)
+        line(info.turn_text, 1.15, _tint(info.turn_colour) if info.turn_colour else text_c)
     y += unit // 2
     # players: swatch, name, in hand / on board, score
     f = font(unit)
-    col_w = int(unit * 2.8)
+    hf = font(int(unit * 0.85))
+    # the number columns, wide enough for the score column's head ("penalties" is the longest)
+    col_w = max(int(unit * 2.8), hf.size(info.score_head)[0] + unit // 2)
     if info.players:
-        hf = font(int(unit * 0.85))
         surface.blit(hf.render("player", True, dim), (x, y))
-        for i, head in enumerate(("hand", "board", "score")):
+        for i, head in enumerate(("hand", "board", info.score_head)):
             img = hf.render(head, True, dim)
             right = x + width - (2 - i) * col_w
             surface.blit(img, (right - img.get_width(), y))
@@ -127,6 +130,9 @@ def draw_panel(surface: pygame.Surface, rect: pygame.Rect, info: PanelInfo, them
     for row in info.players:
         sw = pygame.Rect(x, y + 2, unit - 4, unit - 4)
         pygame.draw.rect(surface, row.colour, sw, border_radius=3)
+        mark = mark_for_colour(theme, row.colour)  # the player's pip shape: a cue beside colour
+        if mark is not None:
+            draw_mark(surface, mark, sw.center, sw.width * 0.3, ink_on(row.colour))
         if row.to_move:
             pygame.draw.rect(
                 surface, theme.colour("highlight"), sw.inflate(4, 4), 2, border_radius=4
@@ -138,8 +144,11 @@ def draw_panel(surface: pygame.Surface, rect: pygame.Rect, info: PanelInfo, them
         surface.blit(img, (x + unit + 2, y))
         if row.kind != "human":
             kf = font(int(unit * 0.75))
-            tag = kf.render(row.kind, True, dim)
-            if img.get_width() + 6 + tag.get_width() <= room:
+            # a long kind ("planner:hard") shortens before it is dropped: the level must stay seen
+            tries = (row.kind, row.kind.replace("planner", "plan"), row.kind.split(":")[-1])
+            fits = [k for k in tries if img.get_width() + 6 + kf.size(k)[0] <= room]
+            tag = kf.render(fits[0] if fits else tries[-1], True, dim)
+            if fits:
                 surface.blit(
                     tag,
                     (

@@ -1,6 +1,8 @@
 """`jamsumo replay FILE`: watch a recorded match shot by shot, drawn exactly like play.
 
-Space play/pause · Left/Right previous/next shot · Home back to the start · −/+ speed · Q quit.
+Space play/pause · Left/Right previous/next shot · Home back to the start · −/+ speed · Q quit; click
+or drag the timeline under the board to jump to any shot.  Before each shot the flicked die and its
+flick (arrow and power) are drawn; the panel lists the shot's events; at the end the final table shows.
 Each shot is animated from the recorded state before it (``state.preview(action)``), so what you see is
 the deterministic physics of the replay file itself.
 """
@@ -14,12 +16,15 @@ from typing import Any
 import pygame
 
 from jamsumo_sim.ui.app import App
+from jamsumo_sim.ui.bot_aim import AimShown, draw_bot_aim, flick_of
 from jamsumo_sim.ui.match_session import MatchSession
-from jamsumo_sim.ui.panel import PanelInfo
+from jamsumo_sim.ui.panel import PanelInfo, Table
+from jamsumo_sim.ui.replay_timeline import Timeline, draw_timeline, event_lines, timeline_for
 from jamsumo_sim.ui.theme import Theme
 
 VIEWER_HELP = (
     "Space play/pause · Left/Right previous/next shot · Home restart · -/+ speed · Q quit",
+    "Click or drag the timeline to jump to a shot",
 )
 
 
@@ -32,6 +37,7 @@ class ReplaySession(MatchSession):
         self.states = states  # state before shot i; states[-1] is the end of the match
         self.actions = actions
         self.position = 0
+        self._events: dict[int, tuple[str, ...]] = {}  # shot index -> its events in words
 
     def _make_agents(self) -> None:  # no bots in a replay
         self.agents = {}
@@ -49,6 +55,32 @@ class ReplaySession(MatchSession):
 
     def save_data(self) -> dict[str, Any] | None:
         return None
+
+    def flick_shown(self, position: int) -> AimShown | None:
+        """The flick of shot ``position`` as drawn (None at the end or for a pass)."""
+        if position >= len(self.actions) or self.is_pass(self.actions[position]):
+            return None
+        return flick_of(self.actions[position], self.params.die_mass)
+
+    def shot_events(self, position: int) -> tuple[str, ...]:
+        """Shot ``position``'s events in words (its physics run once, then remembered)."""
+        if position >= len(self.actions):
+            return ()
+        if position not in self._events:
+            shown = self.flick_shown(position)
+            lines: tuple[str, ...] = ("pass",)
+            if shown is not None:
+                world = self.states[position].preview(self.actions[position])
+                start = len(world.events)
+                world.run_until_rest(float(self.states[position].shot_time))
+                lines = event_lines(shown.die, world.events[start:])
+            self._events[position] = lines
+        return self._events[position]
+
+    def table(self, theme: Theme) -> Table | None:
+        if self.position >= len(self.actions):
+            return self.match_table()  # the final table closes the replay
+        return super().table(theme)
 
     def save_replay(self, path: str) -> str:
         raise NotImplementedError("this is a replay already")
@@ -77,8 +109,13 @@ class ReplaySession(MatchSession):
             else f"End ({n} shots)",
             turn_colour=info.turn_colour,
             players=rows,
-            log=info.log,
+            log=(*info.log[-12:], *self._shot_heading(), *self.shot_events(self.position)),
         )
+
+    def _shot_heading(self) -> tuple[str, ...]:
+        if self.position >= len(self.actions):
+            return ()
+        return (f"— shot {self.position + 1}: what happens —",)
 
 
 def load_states(path: str) -> tuple[list[Any], list[Any], list[str]]:
@@ -122,6 +159,7 @@ class ReplayApp(App):
         self.pause_between = 0.5
         self.base_speed = speed
         self.help = VIEWER_HELP
+        self.scrubbing = False
 
     @property
     def speed(self) -> float:
@@ -163,8 +201,47 @@ class ReplayApp(App):
         self.session.show(target)
         self._sync_view()
 
-    def _press(self, pos: tuple[int, int]) -> None:  # no flicking in a replay
-        return
+    def timeline(self) -> Timeline:
+        lay = self.layout()
+        area = pygame.Rect(0, 0, lay.panel_x, lay.height)
+        return timeline_for(area, len(self.session.actions))
+
+    def scrub_to(self, position: int) -> None:
+        self.stop_anim()
+        self.session.show(position)
+        self._sync_view()
+
+    def _press(self, pos: tuple[int, int]) -> None:  # no flicking in a replay: only the timeline
+        tl = self.timeline()
+        if tl.hit(pos):
+            self.scrubbing = True
+            self.scrub_to(tl.position_at(pos[0]))
+
+    def handle_event(self, e: pygame.event.Event) -> None:
+        if e.type == pygame.MOUSEMOTION and self.scrubbing:
+            target = self.timeline().position_at(e.pos[0])
+            if target != self.session.position:
+                self.scrub_to(target)
+        elif e.type == pygame.MOUSEBUTTONUP and e.button == 1:
+            self.scrubbing = False
+        super().handle_event(e)
+
+    def draw(self) -> None:
+        super().draw()
+        session = self.session
+        shown = session.flick_shown(session.position) if self.anim is None else None
+        if shown is not None and self.session.table(self.theme) is None:
+            world = session.state.world
+            if world is not None and shown.die in world.die_ids:
+                st = world.state(shown.die)
+                size = session.params.die_size
+                colour = self.theme.colour("aim")
+                max_speed = session.params.max_launch_speed
+                view = self.view()
+                draw_bot_aim(self.screen, view, shown, st.x, st.y, size, max_speed, colour, 1.0)
+        names = ("panel", "panel_line", "aim_face", "text_dim", "highlight", "text")
+        colours = {n: self.theme.colour(n) for n in names}
+        draw_timeline(self.screen, self.timeline(), session.position, self.playing, colours)
 
     def _finish_physics(self) -> None:
         return

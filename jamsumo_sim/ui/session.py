@@ -77,6 +77,9 @@ class Session:
                 return name
         return "red"
 
+    def seat_colour_name(self, seat: int) -> str:
+        return COLOUR_NAMES[seat % len(COLOUR_NAMES)]
+
     def flickable(self, seat: int) -> list[str]:
         """Ids of dice on the board that ``seat`` may flick now."""
         raise NotImplementedError
@@ -111,6 +114,31 @@ class Session:
     def commit(self, action: Any, animated: Any | None = None) -> list[str]:
         """Apply the action for real; returns new log lines.  ``animated`` is the stepped preview."""
         raise NotImplementedError
+
+    def predicted_outcome(self, world: Any, seat: int, die: str, events: list[Any]) -> list[str]:
+        """What the rules would do to ``die`` after a previewed shot came to rest in ``world``.
+
+        A match asks its rules (``shot_outcome``, pure); free play has no rules, so only where the
+        physics put the die (off the board, in the hole) is said.
+        """
+        outcome = getattr(getattr(self, "state", None), "shot_outcome", None)
+        if outcome is not None:
+            return [line for d, _, line in outcome(world, seat, die, events) if d == die]
+        status = world.state(die).status
+        if status == "off_board":
+            return [f"{die} would go off the board"]
+        if status == "in_hole":
+            return [f"{die} would drop into the hole"]
+        return []
+
+    # --- undo (free play and practice) ----------------------------------------------------------
+    def can_undo(self) -> bool:
+        """True when the last shot may be taken back (free play; a match in practice mode)."""
+        return False
+
+    def undo(self) -> bool:
+        """Take the last shot back; False if there is nothing to undo."""
+        return False
 
     def bot_action(self) -> Any:
         """The bot's move for the seat to move, computed here and now (``bot_task()()``)."""
@@ -165,6 +193,7 @@ class SandboxSession(Session):
         self.params = params
         self.seats = seats
         self._world = World(board, params)
+        self._undo: list[Any] = []  # worlds before each shot (free play may take shots back)
         self._log: list[str] = ["Free play: flick any die."]
         self._shots = 0
         self.seed = seed
@@ -202,6 +231,7 @@ class SandboxSession(Session):
         return w
 
     def commit(self, action: Any, animated: Any | None = None) -> list[str]:
+        self._undo = [*self._undo[-19:], self._world.copy()]
         if animated is not None:
             self._world = animated
         else:
@@ -213,6 +243,17 @@ class SandboxSession(Session):
         ]
         self._log.extend(lines)
         return lines
+
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def undo(self) -> bool:
+        if not self._undo:
+            return False
+        self._world = self._undo.pop()
+        self._shots -= 1
+        self._log.append("Last shot taken back.")
+        return True
 
     def params_max_time(self) -> float:
         return 30.0

@@ -117,7 +117,8 @@ def test_the_match_is_autosaved_after_a_shot_and_resumes(tmp_path):
     from jamsumo_sim.ui.match_session import new_match, resume_match
     from tests.ui.helpers import DT, aim_towards_hole, fast, post_drag, px, run_until_idle
 
-    app = App(new_match("sumo", ["human", "human"], 5), size=(1024, 640), sync_bots=True)
+    session = new_match("sumo", ["human", "human"], 5, sumo_setup="grid")  # flicks at once
+    app = App(session, size=(1024, 640), sync_bots=True)
     app.frame(DT)
     run_until_idle(app)
     seat = app.session.to_move()

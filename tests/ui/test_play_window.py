@@ -15,7 +15,11 @@ from tests.ui.helpers import DT, aim_towards_hole, fast, key, post_drag, px, run
 
 def make_app(mode: str, seats=("human", "human"), seed: int = 1) -> App:
     app = App(
-        new_match(mode, list(seats), seed), size=(1024, 640), sync_bots=True, autosave_enabled=False
+        # these tests flick from the first frame: the old fixed Sumo opening (set-ups: test_placement_window)
+        new_match(mode, list(seats), seed, sumo_setup="grid"),
+        size=(1024, 640),
+        sync_bots=True,
+        autosave_enabled=False,
     )
     app.frame(DT)  # the set-up roll happens on the first frame
     run_until_idle(app)  # and the board turns to the first player
@@ -297,7 +301,8 @@ def test_round_and_match_tables():
     run_until_idle(app)
     final = app.session.table(app.theme)
     assert final is not None and final.title == "Match over"
-    assert final.header[-1] == "total" and "Winner" in final.footer
+    # the total's column says what it holds, as the panel does (test_scores_display)
+    assert final.header[-1] == "points" and "Winner" in final.footer
     key(app, pygame.K_RETURN)
     assert app.session.table(app.theme) is not None  # the final table stays
 

@@ -1,0 +1,49 @@
+"""One log line per shot saying what was hit, built from the shot's physics events.
+
+"red3 knocked blue2 off the board", "red3 hit blue2 and blue5", "red3 hit nothing".  The rules' log says
+what that means for the score; this says what happened on the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+FATES = {"off_board": "off the board", "hole": "into the hole"}
+
+
+def describe(flicked: str, events: Iterable[Any]) -> str:
+    """The story of one shot of ``flicked`` from its events (in time order)."""
+    hit: list[str] = []  # dice the flicked die touched, in order
+    touched: set[str] = {flicked}  # dice set moving by the shot (directly or in a chain)
+    fate: dict[str, str] = {}
+    for e in events:
+        if e.type == "collision" and e.data.get("kind") == "die":
+            if flicked in e.dice:
+                hit += [d for d in e.dice if d != flicked and d not in hit]
+            if touched & set(e.dice):
+                touched |= set(e.dice)
+        elif e.type in FATES:
+            for d in e.dice:
+                fate.setdefault(d, FATES[e.type])
+    parts: list[str] = []
+    knocked = [d for d in hit if d in fate]
+    for place in ("off the board", "into the hole"):
+        who = [d for d in knocked if fate[d] == place]
+        if who:
+            parts.append(f"knocked {_join(who)} {place}")
+    plain = [d for d in hit if d not in fate]
+    if plain:
+        parts.append(f"hit {_join(plain)}")
+    chain = sorted(d for d in touched - set(hit) - {flicked} if d in fate)
+    for place in ("off the board", "into the hole"):
+        who = [d for d in chain if fate[d] == place]
+        if who:
+            parts.append(f"sent {_join(who)} {place} in a chain")
+    if flicked in fate:
+        parts.append(f"went {fate[flicked]} itself")
+    return f"{flicked} " + ("; ".join(parts) if parts else "hit nothing")
+
+
+def _join(ids: list[str]) -> str:
+    return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]

@@ -1,0 +1,170 @@
+"""The Sumo opening: each seat chooses a corner and places its dice (a set-up action), legality
+from the board's SUMO areas, bots choose for themselves, replays record and verify it."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from jamsumo_sim.replay import content_hash, save_replay, verify_replay
+from jamsumo_sim.rules import setup
+from jamsumo_sim.rules.bots import PlannerBot, RandomBot, setup_score
+from jamsumo_sim.rules.scoring import BOARD
+from jamsumo_sim.turnloop import get_game, play, seat_view
+from jamsumo_sim.turnloop.driver import seeded_outcome
+from tests.jamsumo.helpers import new_state
+
+
+def at_setup(players: int = 2, seed: int = 0, **params):
+    state = new_state("sumo", players=players, seed=seed, sumo_setup="choose", rounds=1, **params)
+    while state.setting_up() is None:
+        state.apply_action(seeded_outcome(state))
+    return state
+
+
+def layout(state, seat: int, corner: str, poses):
+    area = state.board.sumo_area(corner)
+    rel = setup.to_seat_relative(area, seat, state.num_players, poses)
+    return setup.setup_action(seat, corner, rel)
+
+
+def test_the_marker_holder_sets_up_first_then_left_and_nobody_flicks_before():
+    state = at_setup(players=3, seed=5)
+    holder = state.marker_holder()
+    order = []
+    while state.setting_up() is not None:
+        seat = state.current_player()
+        order.append(seat)
+        assert all(a.get("corner") for a in state.legal_actions(seat))  # only set-ups now
+        state.apply_action(state.legal_actions(seat)[0])
+    assert order == [(holder + k) % 3 for k in range(3)]
+    assert state.current_player() == holder
+    assert len(set(state.corners)) == 3 and sorted(state.corners.values()) == [0, 1, 2]
+    assert all(state.where[d] == BOARD for d in state.where)
+
+
+def test_legality_inside_the_area_no_overlap_corner_not_taken():
+    state = at_setup()
+    seat = state.current_player()
+    size = state.physics.die_size
+    corner = state.board.sumo_areas[0].name
+    area = state.board.sumo_area(corner)
+    good = setup._spread(area, size)
+    assert state.is_legal(seat, layout(state, seat, corner, good))
+    # one die sticking out of the area
+    out = list(good)
+    out[0] = setup.DiePose(area.x - area.width / 2 - size / 4, out[0].y)
+    assert "must lie inside" in state.why_illegal(seat, layout(state, seat, corner, out))
+    # a die turned 45° in a corner of the area sticks out even with its centre inside
+    turned = list(good)
+    turned[0] = setup.DiePose(good[0].x, good[0].y, math.pi / 4)
+    assert "must lie inside" in state.why_illegal(seat, layout(state, seat, corner, turned))
+    # two dice overlapping
+    lap = list(good)
+    lap[1] = setup.DiePose(lap[0].x + size * 0.9, lap[0].y)
+    assert "would overlap" in state.why_illegal(seat, layout(state, seat, corner, lap))
+    # touching (side by side) is fine
+    touch = list(good)
+    touch[1] = setup.DiePose(touch[0].x + size, touch[0].y)
+    assert state.why_illegal(seat, layout(state, seat, corner, touch)).endswith("is legal")
+    # an unknown corner, and a taken one
+    assert "no SUMO area" in state.why_illegal(
+        seat,
+        layout(state, seat, corner, good).__class__.make(
+            "x", **{**dict(layout(state, seat, corner, good).args), "corner": "middle"}
+        ),
+    )
+    state.apply_action(layout(state, seat, corner, good))
+    other = state.current_player()
+    again = layout(state, other, corner, good)
+    assert "is taken by" in state.why_illegal(other, again)
+    # a flick is not a set-up
+    from jamsumo_sim.rules.flicks import flick_action
+
+    assert "set up your dice first" in state.why_illegal(other, flick_action("red1", 0.0, 0.01))
+
+
+def test_positions_are_seat_relative():
+    """The same seat-relative layout in each seat's front-left corner looks the same from each side."""
+    state = new_state("sumo", players=4, sumo_setup="choose")
+    board = state.board
+    for seat in range(4):
+        corner = setup.preferred_corner(board, seat, 4, {})
+        spec = setup.SetupSpec(
+            corner, tuple(setup.DiePose(0.01 * k - 0.025, 0.0) for k in range(6))
+        )
+        world = setup.to_world(board, seat, 4, spec)
+        from jamsumo_sim.rules.seats import to_view
+
+        area = board.sumo_area(corner)
+        seen = [to_view(seat, 4, p.x - area.x, p.y - area.y, 0.0) for p in world]
+        assert [round(x, 12) for x, _, _ in seen] == [round(0.01 * k - 0.025, 12) for k in range(6)]
+    # four seats, four different default corners
+    assert len({setup.preferred_corner(board, s, 4, {}) for s in range(4)}) == 4
+
+
+def test_bots_set_up_legally_and_the_planner_leaves_fair_flicks_at_opponents():
+    state = at_setup(seed=1)
+    first = state.current_player()
+    bot = RandomBot(first, state.game)
+    action = bot.act(seat_view(state, first))
+    assert state.is_legal(first, action) and setup.is_setup(action)
+    state.apply_action(action)
+    second = state.current_player()
+    planner = PlannerBot(second, state.game, level="easy")
+    choice = planner.act(seat_view(state, second))
+    assert state.is_legal(second, choice)
+    menu = state.legal_actions(second)
+    scores = [setup_score(state, second, a) for a in menu]
+    assert setup_score(state, second, choice) == max(scores)
+    # the old fixed grid leaves fewer attacking flicks than the planner's choice
+    grid = [a for a in menu if a.name.endswith("(grid)")]
+    assert grid and max(setup_score(state, second, g) for g in grid) < max(scores)
+
+
+def test_a_sumo_match_with_set_ups_records_and_verifies(tmp_path):
+    game = get_game("sumo")
+    params = game.validate_params({"players": 2, "rounds": 1, "max_turns": 3})
+    agents = [RandomBot(0, game), RandomBot(1, game)]
+    result = play(game, agents, seed=4, params=params)
+    state = result.state
+    setups = [e for e in state.history if "action" in e and setup.is_setup(e["action"])]
+    assert len(setups) == 2
+    path = tmp_path / "r.json"
+    save_replay(path, state, ["random", "random"])
+    report = verify_replay(path)
+    assert report.ok, report.message
+    # a set-up edited (and re-sealed) is caught: the start of play differs
+    data = json.loads(path.read_text())
+    entry = next(e for e in data["history"] if "action" in e and "corner" in e["action"]["args"])
+    entry["action"]["args"]["x1"] += 0.002
+    data["content_sha256"] = content_hash(data)
+    path.write_text(json.dumps(data))
+    assert not verify_replay(path).ok
+
+
+def test_a_replay_without_sumo_setup_replays_the_old_grid(tmp_path):
+    """Records from before set-up actions (no ``sumo_setup`` param) keep verifying: grid implied."""
+    state = new_state("sumo", rounds=1, max_turns=2, sumo_setup="grid")
+    game = state.game
+    result = play(game, [RandomBot(0, game), RandomBot(1, game)], seed=0, state=state)
+    path = tmp_path / "old.json"
+    save_replay(path, result.state, ["random", "random"])
+    data = json.loads(path.read_text())
+    del data["params"]["sumo_setup"]
+    data["content_sha256"] = content_hash(data)
+    path.write_text(json.dumps(data))
+    assert verify_replay(path).ok
+
+
+@pytest.mark.parametrize("bad", [{"x1": "a"}, {"x1": float("nan")}, {"extra": 1.0}])
+def test_malformed_set_ups_are_one_line_refusals(bad):
+    state = at_setup()
+    seat = state.current_player()
+    action = state.legal_actions(seat)[0]
+    args = {**dict(action.args), **bad}
+    broken = action.__class__.make(action.name, **args)
+    reason = state.why_illegal(seat, broken)
+    assert "set-up" in reason and "\n" not in reason
