@@ -1,13 +1,15 @@
-"""Physics speed: (1) CPU cost of a 24-dice break (4 m/s flick into a packed cluster, run to rest)
+"""Physics speed: (1) CPU cost of 24-dice breaks (4 m/s flick into a packed cluster, run to rest)
 with the full model vs a bare pymunk Space with the same 24 bodies stepped at a fixed 1 ms for the
-same simulated time; (2) the break's real-time factor.  Breaks with a centred flick and with a
-hard-spin one (offset 0.5, which the finger pad bounds to 0.3125: ~470 rad/s at 4 m/s), where the
-swept collision steps (physics.evolve) add steps;
-"fixed steps" rows run the default with model 0.3's fixed ``collision_substeps`` for comparison.
+same simulated time; (2) the breaks' real-time factor.  A block runs K breaks with different
+jitter of the cluster (a break is chaotic: one layout alone makes the figures a matter of luck).
+Breaks with a centred flick and with a hard-spin one (offset 0.5, which the finger pad bounds to
+0.3125: ~470 rad/s at 4 m/s), where the swept collision steps (physics.evolve) add steps; "fixed
+steps" rows run the default with model 0.3's fixed ``collision_substeps``, "reference" rows the
+accuracy tests' fine-step reference, for comparison.
 
-Run: ``python benchmarks/bench_physics.py [--repeat N]``.  Prints a small table; exit code 0.
-Timings on a shared machine are noisy: every setting runs once per round, rounds repeat, and the
-table gives medians; the ratio (same process, same round) is the figure to quote.
+Run: ``python benchmarks/bench_physics.py [--repeat N] [--breaks K]``.  Prints a small table; exit
+code 0.  Timings on a shared machine are noisy: every setting runs once per round, rounds repeat,
+and the table gives medians; the ratio (same process, same round) is the figure to quote.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ GOAL_RATIO = 3.0
 GOAL_RTF = 100.0
 
 
-def break_world(board, params) -> World:
-    """23 dice packed in a jittered 5 x 5 block north of the hole, and a striker to its west: 24 dice."""
-    rng = np.random.default_rng(2026)
+def break_world(board, params, seed: int = 0) -> World:
+    """23 dice packed in a jittered 5 x 5 block north of the hole, and a striker to its west: 24
+    dice.  ``seed`` picks the jitter (a break is chaotic: each seed ends differently)."""
+    rng = np.random.default_rng(2026 + seed)
     w = World(board, params)
     pitch = params.die_size * 1.2
     k = 0
@@ -68,32 +71,44 @@ def bare_space(world: World) -> pymunk.Space:
     return s
 
 
-def run_block(board, params, k: int, offset: float) -> tuple[float, float, float, int]:
-    """K breaks: CPU seconds per break of the full model and of the bare Space (fixed 1 ms steps for
-    the same simulated time, from the same launch), simulated seconds to rest, model steps."""
-    worlds = [break_world(board, params) for _ in range(k)]
+def run_block(board, params, k: int, offset: float) -> tuple[float, float, float, float]:
+    """K breaks (jitter seeds 0..K-1): CPU seconds per break of the full model and of the bare
+    Space (fixed 1 ms steps for each break's simulated time, from the same launch), mean simulated
+    seconds to rest, mean model steps."""
+    worlds = [break_world(board, params, seed) for seed in range(k)]
     for w in worlds:
         w.apply_flick(hard_flick(params, offset))
     bares = [bare_space(w) for w in worlds]
     t0 = time.process_time()
     results = [w.run_until_rest(30.0) for w in worlds]
     t_full = (time.process_time() - t0) / k
-    res = results[0]
-    n = max(1, round(res.time_to_rest / BARE_STEP))
+    counts = [max(1, round(res.time_to_rest / BARE_STEP)) for res in results]
     t0 = time.process_time()
-    for bare in bares:
+    for bare, n in zip(bares, counts, strict=True):
         for _ in range(n):
             bare.step(BARE_STEP)
     t_bare = (time.process_time() - t0) / k
-    return t_full, t_bare, res.time_to_rest, res.steps
+    sim = sum(res.time_to_rest for res in results) / k
+    return t_full, t_bare, sim, sum(res.steps for res in results) / k
 
 
-def timed_block(board, params, k: int, offset: float, swept: bool):
-    evolve.SWEPT = swept
+# the fine-step reference of tests/physics/test_swept_contacts.py (0.25 mm sweep, >= 8 collision
+# steps per 1 ms step): what agreeing with it in every break would cost
+REFERENCE = {"SWEEP_FRACTION": 1.0 / 64.0, "QUIET_STEPS": 8, "MIN_COLLISION_STEP": 1.0 / 256000.0}
+
+
+def timed_block(board, params, k: int, offset: float, mode: str):
+    """``mode``: "swept" (the model), "fixed" (model 0.3's fixed collision steps), "reference"."""
+    saved = {name: getattr(evolve, name) for name in ("SWEPT", *REFERENCE)}
+    evolve.SWEPT = mode != "fixed"
+    if mode == "reference":
+        for name, value in REFERENCE.items():
+            setattr(evolve, name, value)
     try:
         return run_block(board, params, k, offset)
     finally:
-        evolve.SWEPT = True
+        for name, value in saved.items():
+            setattr(evolve, name, value)
 
 
 def summary(rows):
@@ -111,20 +126,25 @@ def main(argv=None) -> int:
     board = load_board("standard")
     base = PhysicsParams.from_board(board)
     configs = [
-        (f"default: dt {base.dt * 1e3:g} ms x {base.collision_substeps}", base, True),
-        ("default, fixed steps", base, False),
-        ("dt 1 ms x 1", base.with_overrides({"dt": 0.001, "collision_substeps": 1}), True),
-        ("dt 4 ms x 4", base.with_overrides({"dt": 0.004, "collision_substeps": 4}), True),
+        (f"default: dt {base.dt * 1e3:g} ms x {base.collision_substeps}", base, "swept"),
+        ("default, fixed steps", base, "fixed"),
+        ("dt 1 ms x 1", base.with_overrides({"dt": 0.001, "collision_substeps": 1}), "swept"),
+        ("dt 4 ms x 4", base.with_overrides({"dt": 0.004, "collision_substeps": 4}), "swept"),
+        (
+            "reference: dt 1 ms x 8",
+            base.with_overrides({"dt": 0.001, "collision_substeps": 8}),
+            "reference",
+        ),
     ]
     settings = [(c, label, off) for c in configs for label, off in (("centre", 0.0), ("spin", 0.5))]
-    for (_, params, swept), _, offset in settings:  # warm-up: load the kernels, fill caches
-        timed_block(board, params, 1, offset, swept)
+    for (_, params, mode), _, offset in settings:  # warm-up: load the kernels, fill caches
+        timed_block(board, params, 1, offset, mode)
     rows: dict[int, list] = {i: [] for i in range(len(settings))}
     for _ in range(args.repeat):
-        for i, ((_, params, swept), _, offset) in enumerate(settings):
-            rows[i].append(timed_block(board, params, args.breaks, offset, swept))
+        for i, ((_, params, mode), _, offset) in enumerate(settings):
+            rows[i].append(timed_block(board, params, args.breaks, offset, mode))
     print(
-        "jamsumo physics benchmark: 24-dice break (4 m/s striker into a packed block), run to rest"
+        "jamsumo physics benchmark: 24-dice breaks (4 m/s striker into a packed block), run to rest"
     )
     print(
         f"CPU time of this process (time.process_time); median of {args.repeat} rounds of "
@@ -135,7 +155,7 @@ def main(argv=None) -> int:
     for i, ((name, _, _), label, _) in enumerate(settings):
         full, bare, ratio, sim, steps = summary(rows[i])
         print(
-            f"  {name:22s} {label:>6s} {steps:6d} {sim:6.3f} {full * 1e3:9.2f}"
+            f"  {name:22s} {label:>6s} {steps:6.0f} {sim:6.3f} {full * 1e3:9.2f}"
             f" {bare * 1e3:8.2f} {ratio:7.2f} {sim / full:7.1f}"
         )
     print(f"  goals: cost ratio full/bare <= {GOAL_RATIO:g}, real-time factor >= {GOAL_RTF:g}")
@@ -144,7 +164,8 @@ def main(argv=None) -> int:
     )
     print("   for the same simulated time from the same launch; no friction, hole, edge or events;")
     print("   spin = the striker flicked at offset 0.5 (the pad bounds it): the hardest spin;")
-    print("   fixed steps = model 0.3's fixed collision_substeps per step, for comparison)")
+    print("   fixed steps = model 0.3's fixed collision_substeps per step, for comparison;")
+    print("   reference = the accuracy tests' fine-step reference, for comparison)")
     return 0
 
 

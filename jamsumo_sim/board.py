@@ -92,6 +92,24 @@ class Leg:
 
 
 @dataclass(frozen=True)
+class Marker:
+    """An ArUco marker (DICT_4X4_50) on the table at board coordinates, for video tracking.
+
+    Centre (x, y) and side ``size`` in m; laid with its top edge (first corner -> second) along +x.
+    """
+
+    id: int
+    x: float
+    y: float
+    size: float
+
+
+MAX_MARKERS = 16
+MARKER_IDS = 50  # DICT_4X4_50 has ids 0..49
+MARKER_SIZE = Range(0.005, 0.5, "m", "a printed ArUco marker a phone can read")
+
+
+@dataclass(frozen=True)
 class BoardSpec:
     """Geometry of one board; ``params`` holds the default physical/numerical parameters from the file."""
 
@@ -107,6 +125,7 @@ class BoardSpec:
     params: tuple[
         tuple[str, Any], ...
     ]  # (name, value) pairs, in file order; see params.PhysicsParams
+    markers: tuple[Marker, ...] = ()  # video-tracking markers on the table (jamsumo track)
 
     @property
     def half(self) -> float:
@@ -352,6 +371,7 @@ def _build(raw: Mapping[str, Any], std: Mapping[str, Any], origin: str) -> Board
         "sumo_areas",
         "legs",
         "params",
+        "markers",
         *_BOARD_KEYS,
     }
     unknown = sorted(set(raw) - known_top)
@@ -411,6 +431,22 @@ def _build(raw: Mapping[str, Any], std: Mapping[str, Any], origin: str) -> Board
     platforms = _parse_list(raw, std, "platforms", origin, platform, MAX_PLATFORMS)
     areas = _parse_list(raw, std, "sumo_areas", origin, area, MAX_SUMO_AREAS)
     legs = _parse_list(raw, std, "legs", origin, leg, MAX_PLATFORMS)
+
+    def marker(m: Mapping[str, Any], i: int, where: str) -> Marker:
+        ident = m["id"]
+        if type(ident) is not int or not 0 <= ident < MARKER_IDS:
+            raise UserError(f"{where}: id must be an integer 0 to {MARKER_IDS - 1}")
+        x, y = _num(m["x"], "x", where), _num(m["y"], "y", where)
+        if max(abs(x), abs(y)) > side:
+            raise UserError(f"{where}: the marker lies more than a board side from the hole")
+        size = _num(m["size"], "size", where)
+        if not MARKER_SIZE.low <= size <= MARKER_SIZE.high:
+            raise UserError(f"{where}: size must be {MARKER_SIZE.text()}, got {size:g}")
+        return Marker(ident, x, y, size)
+
+    markers = _parse_list(raw, std, "markers", origin, marker, MAX_MARKERS)
+    if len({m.id for m in markers}) != len(markers):
+        raise UserError(f"{origin}: two markers have the same id")
     if len(legs) != 3:
         raise UserError(f"{origin}: a tripod needs exactly 3 legs, got {len(legs)}")
     _check_layout(origin, side / 2, hole / 2, platforms, areas, legs)
@@ -435,6 +471,7 @@ def _build(raw: Mapping[str, Any], std: Mapping[str, Any], origin: str) -> Board
         sumo_areas=tuple(areas),
         legs=tuple(legs),
         params=tuple(params.items()),
+        markers=tuple(markers),
     )
     try:  # the board's [params] defaults must make a valid parameter set on their own
         PhysicsParams.from_board(spec)
@@ -525,4 +562,5 @@ def board_to_dict(board: BoardSpec) -> dict[str, Any]:
         ],
         "legs": [{"name": g.name, "x": g.x, "y": g.y, "height": g.height} for g in board.legs],
         "params": dict(board.params),
+        "markers": [{"id": m.id, "x": m.x, "y": m.y, "size": m.size} for m in board.markers],
     }

@@ -15,8 +15,10 @@ PLATFORM = "platform"  # data: platform, action "landed" | "left" | "rest"
 TUMBLE = "tumble"  # data: before, after (top faces), cause "flick" | "rim" | "step" | "impact"
 SKIM = "skim"  # crossed (part of) the hole without dropping; data: depth (m)
 FLICK = "flick"  # a flick was applied; data: the flick's fields, face struck
+HOP = "hop"  # a die left the surface; data: vz (m/s, upward)
+LAND = "land"  # an airborne die came down; data: on ("board", a platform name or a die id)
 
-EVENT_TYPES = (COLLISION, HOLE, OFF_BOARD, PLATFORM, TUMBLE, SKIM, FLICK)
+EVENT_TYPES = (COLLISION, HOLE, OFF_BOARD, PLATFORM, TUMBLE, SKIM, FLICK, HOP, LAND)
 
 
 @dataclass(frozen=True)

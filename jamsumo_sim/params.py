@@ -63,6 +63,12 @@ RANGES: dict[str, Range] = {
     "tumble_energy_retained": Range(0.0, 1.0, "-", "a tumble never adds energy"),
     "mu_pitch": Range(0.0, 2.0, "-", "friction coefficients of real materials"),
     "mu_landing": Range(0.0, 2.0, "-", "real friction; from 0.6 a pure pitch lands without slip"),
+    "restitution_landing": Range(0.0, 1.0, "-", "a bounce never adds energy"),
+    "hop_min_speed": Range(0.0, 1.0, "m/s", "a rebound slower than this stays on the surface"),
+    "hop_lift": Range(0.0, 1.0, "-", "a fraction of the centre's rise when the edge lifts off"),
+    "hop_speed": Range(0.1, 10.0, "m/s", "closing speeds of real die-die contacts"),
+    "hop_edge_chance": Range(0.0, 1.0, "-", "a probability"),
+    "hop_edge_lift": Range(0.0, 1.0, "-", "a fraction of the struck die's speed"),
     "finger_width": Range(0.002, 0.05, "m", "a fingertip"),
     "finger_depth": Range(0.002, 0.1, "m", "a fingertip"),
     "finger_pad_width": Range(0.002, 0.05, "m", "a fingertip's contact pad"),
@@ -126,6 +132,12 @@ class PhysicsParams:
     tumble_energy_retained: float
     mu_pitch: float
     mu_landing: float
+    restitution_landing: float
+    hop_min_speed: float
+    hop_lift: float
+    hop_speed: float
+    hop_edge_chance: float
+    hop_edge_lift: float
     finger_width: float
     finger_depth: float
     finger_pad_width: float

@@ -355,6 +355,7 @@ def _die_json(s) -> dict[str, Any]:
         "flat": s.flat,
         "on_platform": s.on_platform is not None,
         "platform": s.on_platform,
+        "z": s.z,  # m, its base above the local surface (0 on the board; a die on a die: > 0)
     }
 
 
@@ -362,7 +363,7 @@ def _sample(world: World) -> dict[str, Any]:
     return {
         "t": world.time,
         "dice": [
-            {"id": s.id, "x": s.x, "y": s.y, "angle": s.angle, "status": s.status}
+            {"id": s.id, "x": s.x, "y": s.y, "angle": s.angle, "status": s.status, "z": s.z}
             for s in world.states()
         ],
     }

@@ -342,13 +342,19 @@ def swept_substeps(
     """Collision steps for the next model step (physics.md s8.1) from a swept test of every pair of
     shapes (two dice, a die and a platform wall) that can touch within it.
 
-    A pair's gap shrinks at most at rate |v_i - v_j| + (|w_i| + |w_j|) r_corner (the fastest
-    relative motion of any two of their points; walls stand still), by at most rate x dt over the
-    step.  A lower bound of the gap: the largest separation of the two squares of side 2 ``half``
-    along any face normal of either (separating axes; the rounded dice lie inside the squares).
-    A pair is at risk if its gap bound is below rate x dt and rate x dt exceeds ``s_max``.  Dice
-    of different ``groups`` (one entry per die) never touch; ``walls``: one (x0, y0, x1, y1) box
-    per platform; ``sprm``: :func:`sweep_params`.
+    Each die is bounded by its square of side 2 ``half`` (the rounded die lies inside).  Along a
+    fixed axis n the gap between two squares shrinks by at most the pair's closing speed along n
+    times t, plus how far each square's extent along n can grow: by at most ``half`` |w| t (the
+    extent half (|cos| + |sin|) of the turned angle changes at most at unit rate) and never beyond
+    ``r_corner``.  Two squares overlap only if they overlap along every axis (separating axes: the
+    four face normals at the step's start), so a pair is *at risk* only if its gap bound along each
+    of the four falls to zero within the step, and then its *rate* (how fast the contact can
+    deepen, m/s) is the closing speed along the axes still open (along the least overlapped one if
+    none is) plus the corners' spin speeds (|w_i| + |w_j|) ``r_corner``.  Pairs whose rate cannot
+    sweep more than ``s_max`` in the step are never at risk.  Walls stand still: a die is at risk
+    if its square's gap to the wall box is below (|v| + |w| r_corner) dt.  Dice of different
+    ``groups`` (one entry per die) never touch; ``walls``: one (x0, y0, x1, y1) box per platform;
+    ``sprm``: :func:`sweep_params`.
 
     Returns (collision steps n, length of a leading step in s or 0).  With no pair at risk:
     (``n_quiet``, 0): nothing can be missed or met deep.  Otherwise every collision step is short
@@ -373,34 +379,21 @@ def swept_substeps(
             return n_floor, 0.0
         fastest = max(fastest, speed[i])
     limit = s_max / dt  # m/s: a pair slower than this is never at risk
-    if 2.0 * fastest <= limit:  # a pair sweeps at most (speed_i + speed_j) dt
+    if 2.0 * fastest <= limit:  # a pair's rate is at most speed_i + speed_j
         return n_quiet, 0.0
     top = 0.0  # fastest rate of a pair at risk (m/s)
     lead = dt  # no pair at risk touches, or sweeps more than s_max, before this (s)
+    trig = np.full((n, 2), 2.0)  # (cos, sin) of each die's angle, computed when first needed
     for i in range(n):
+        rate_i = speed[i]
         r = rows[i]
+        if rate_i > limit and walls.shape[0] > 0:
+            gap = _wall_gap(state, r, walls, half, rate_i * dt)
+            if gap < math.inf:
+                top = max(top, rate_i)
+                lead = min(lead, max(gap, s_max) / rate_i)
         xi = state[r, 0]
         yi = state[r, 1]
-        ci = math.cos(state[r, 2])
-        si = math.sin(state[r, 2])
-        rate_i = speed[i]
-        if rate_i > limit:
-            for k in range(walls.shape[0]):
-                # separating axes: the wall's (the die's extent along x and y), then the die's
-                ext = half * (abs(ci) + abs(si))
-                gap = max(walls[k, 0] - xi, xi - walls[k, 2], walls[k, 1] - yi, yi - walls[k, 3])
-                gap -= ext
-                if gap >= rate_i * dt:
-                    continue
-                cx = 0.5 * (walls[k, 0] + walls[k, 2]) - xi
-                cy = 0.5 * (walls[k, 1] + walls[k, 3]) - yi
-                hx = 0.5 * (walls[k, 2] - walls[k, 0])
-                hy = 0.5 * (walls[k, 3] - walls[k, 1])
-                gap = max(gap, abs(cx * ci + cy * si) - half - hx * abs(ci) - hy * abs(si))
-                gap = max(gap, abs(cy * ci - cx * si) - half - hx * abs(si) - hy * abs(ci))
-                if gap < rate_i * dt:
-                    top = max(top, rate_i)
-                    lead = min(lead, max(gap, s_max) / rate_i)
         for j in range(i + 1, n):
             bound = rate_i + speed[j]
             if bound <= limit or groups[i] != groups[j]:
@@ -408,25 +401,17 @@ def swept_substeps(
             rj = rows[j]
             dx = state[rj, 0] - xi
             dy = state[rj, 1] - yi
-            reach = 2.0 * r_corner + bound * dt  # circumscribed circles
-            if dx * dx + dy * dy >= reach * reach:
-                continue
-            spin = (abs(state[r, 5]) + abs(state[rj, 5])) * r_corner
-            rate = math.hypot(state[rj, 3] - state[r, 3], state[rj, 4] - state[r, 4]) + spin
-            if rate <= limit:
-                continue
-            cj = math.cos(state[rj, 2])
-            sj = math.sin(state[rj, 2])
-            # each square's extent along the other's axes: half (|cos| + |sin|) of their angle
-            ext = half * (1.0 + abs(ci * cj + si * sj) + abs(si * cj - ci * sj))
-            far = max(
-                max(abs(dx * ci + dy * si), abs(dy * ci - dx * si)),
-                max(abs(dx * cj + dy * sj), abs(dy * cj - dx * sj)),
-            )
-            gap = far - ext
-            if gap < rate * dt:
+            reach = 2.0 * r_corner + bound * dt  # circumscribed circles (hold any angle)
+            if not dx * dx + dy * dy < reach * reach:
+                continue  # (also a NaN position: never at risk)
+            for k in (i, j):
+                if trig[k, 0] > 1.5:
+                    trig[k, 0] = math.cos(state[rows[k], 2])
+                    trig[k, 1] = math.sin(state[rows[k], 2])
+            t, rate = _pair_risk(state, r, rj, dx, dy, trig[i], trig[j], half, r_corner, dt)
+            if t >= 0.0 and rate > limit:
                 top = max(top, rate)
-                lead = min(lead, max(gap, s_max) / rate)
+                lead = min(lead, max(t, s_max / rate))
     if top == 0.0:
         return n_quiet, 0.0
     uniform = int(math.ceil(top * dt / s_max))
@@ -436,6 +421,84 @@ def swept_substeps(
     if rest + 1 >= uniform or rest + 1 < n_floor:
         return max(n_floor, min(uniform, n_max)), 0.0
     return min(rest, n_max - 1) + 1, lead
+
+
+@njit(inline="always", **_JIT)
+def _wall_gap(state, r, walls, half, reach):
+    """Smallest gap (m) below ``reach`` between the die in row ``r`` (its square) and a wall box,
+    or inf: separating axes, the wall's (the die's extent along x and y), then the die's."""
+    xi = state[r, 0]
+    yi = state[r, 1]
+    ci = math.cos(state[r, 2])
+    si = math.sin(state[r, 2])
+    ext = half * (abs(ci) + abs(si))
+    best = math.inf
+    for k in range(walls.shape[0]):
+        gap = max(walls[k, 0] - xi, xi - walls[k, 2], walls[k, 1] - yi, yi - walls[k, 3]) - ext
+        if gap >= reach:
+            continue
+        cx = 0.5 * (walls[k, 0] + walls[k, 2]) - xi
+        cy = 0.5 * (walls[k, 1] + walls[k, 3]) - yi
+        hx = 0.5 * (walls[k, 2] - walls[k, 0])
+        hy = 0.5 * (walls[k, 3] - walls[k, 1])
+        gap = max(gap, abs(cx * ci + cy * si) - half - hx * abs(ci) - hy * abs(si))
+        gap = max(gap, abs(cy * ci - cx * si) - half - hx * abs(si) - hy * abs(ci))
+        if gap < reach:
+            best = min(best, gap)
+    return best
+
+
+@njit(inline="always", **_JIT)
+def _pair_risk(state, ri, rj, dx, dy, trig_i, trig_j, half, r_corner, dt):
+    """(earliest time (s) the dice in rows ``ri``, ``rj`` (centres ``dx``, ``dy`` apart, angles'
+    (cos, sin) ``trig_i``, ``trig_j``) can touch, their rate (m/s)) if they can touch within
+    ``dt``, else (-1, 0); see :func:`swept_substeps`."""
+    dvx = state[rj, 3] - state[ri, 3]
+    dvy = state[rj, 4] - state[ri, 4]
+    wi = abs(state[ri, 5])
+    wj = abs(state[rj, 5])
+    ci, si = trig_i[0], trig_i[1]
+    cj, sj = trig_j[0], trig_j[1]
+    touch = 0.0  # earliest time the pair can touch (s)
+    best = -math.inf  # largest gap along an axis (m) and the closing speed along it (m/s)
+    best_close = 0.0
+    open_close = -1.0  # fastest closing along an axis still open (m/s), -1 if none
+    for k in range(4):
+        if k == 0:
+            nx, ny = ci, si
+        elif k == 1:
+            nx, ny = -si, ci
+        elif k == 2:
+            nx, ny = cj, sj
+        else:
+            nx, ny = -sj, cj
+        proj = dx * nx + dy * ny
+        rel = dvx * nx + dvy * ny
+        if proj < 0.0:
+            proj = -proj
+            rel = -rel
+        close = max(-rel, 0.0)  # j approaching i along this axis (m/s)
+        ext_i = half * (abs(ci * nx + si * ny) + abs(ci * ny - si * nx))
+        ext_j = half * (abs(cj * nx + sj * ny) + abs(cj * ny - sj * nx))
+        gap = proj - ext_i - ext_j
+        # bound of this axis's gap at the step's end: closing, plus growth of both extents
+        left = (
+            gap
+            - close * dt
+            - min(half * wi * dt, r_corner - ext_i)
+            - min(half * wj * dt, r_corner - ext_j)
+        )
+        if left >= 0.0:
+            return -1.0, 0.0  # this axis stays open all step: they cannot touch
+        if gap > 0.0:
+            # earliest time this axis can close (linear growth bound: never later than the truth)
+            touch = max(touch, gap / (close + half * (wi + wj)))
+            open_close = max(open_close, close)
+        if gap > best:
+            best = gap
+            best_close = close
+    rate = (open_close if open_close >= 0.0 else best_close) + (wi + wj) * r_corner
+    return touch, rate
 
 
 @njit(**_JIT)
@@ -508,3 +571,40 @@ def note_contacts(arbiters: np.ndarray, num: int, pairs: np.ndarray, used: int) 
         if arbiters[3 * k + 2] != 0:
             first += 1
     return first, used
+
+
+@njit(**_JIT)
+def contact_groups(pairs: np.ndarray, used: int, ids: np.ndarray) -> np.ndarray:
+    """Groups of dice that touched: ``pairs[:used]`` holds (body a, body b) ids of the contacts,
+    ``ids`` each die's body id.  Returns one label per die: the same for dice joined by contacts,
+    ``len(ids)`` for dice joined to any other body (the walls' static body)."""
+    n = ids.shape[0]
+    order = np.argsort(ids)
+    sorted_ids = ids[order]
+    parent = np.arange(n + 1)
+    for k in range(0, used - 1, 2):
+        ra = _group_root(parent, _die_index(sorted_ids, order, pairs[k], n))
+        rb = _group_root(parent, _die_index(sorted_ids, order, pairs[k + 1], n))
+        if ra != rb:  # the larger root stays: the walls' group (n) is always its own root
+            parent[min(ra, rb)] = max(ra, rb)
+    label = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        label[i] = _group_root(parent, i)
+    return label
+
+
+@njit(**_JIT)
+def _die_index(sorted_ids, order, body_id, n):
+    """The die whose body has ``body_id``, or ``n`` for any other body."""
+    k = np.searchsorted(sorted_ids, body_id)
+    if k < n and sorted_ids[k] == body_id:
+        return order[k]
+    return n
+
+
+@njit(**_JIT)
+def _group_root(parent, i):
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i

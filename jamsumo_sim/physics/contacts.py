@@ -12,7 +12,7 @@ import numpy as np
 from .. import step_kernels
 from ..events import COLLISION, Event
 from ..flick import strike_pitch_rate
-from . import pitch, platforms, view
+from . import flight, pitch, platforms, view
 from .datatypes import DieRecord
 
 if TYPE_CHECKING:
@@ -31,47 +31,63 @@ def grow_pairs(w: World, num: int, used: int) -> tuple[int, int]:
 def collect_collisions(w: World, t: float) -> None:
     """First contacts of the collision step just taken (the cached arbiters in ``w._abuf``) as
     collision events (tumbles, platform climbs)."""
-    ints = w._arb_ints[: w._abuf._int_arr.num].reshape(-1, 3)
-    first = ints[:, 2].nonzero()[0]
-    imp = w._arb_floats[: 2 * len(ints)].reshape(-1, 2)
+    num = w._abuf._int_arr.num
+    # plain lists: a few first contacts per call, and numpy's per-element indexing costs more
+    ints = w._arb_ints[:num].tolist()
+    imp = w._arb_floats[: 2 * (num // 3)].tolist()
     if w._dirty:
         view.read(w)
     by_body = w._by_body
     # Chipmunk lists cached arbiters in hash order (pointer-based, differs between processes):
     # handle first contacts in an order fixed by the dice ids, so the event log is reproducible
     todo = []
-    for k in first.tolist():
-        a = by_body.get(int(ints[k, 0]))
-        b = by_body.get(int(ints[k, 1]))
-        key = tuple(sorted(d.id for d in (a, b) if d is not None))
-        j = float(math.hypot(imp[k, 0], imp[k, 1]))
-        todo.append((key, j, a, b))
-    todo.sort(key=lambda item: item[:2])
-    for _key, j, a, b in todo:
-        if a is not None and b is not None:
-            ids = tuple(sorted((a.id, b.id)))
-            w.events.append(Event(t, COLLISION, ids, {"impulse": j, "kind": "die"}))
+    for k in range(0, num - 2, 3):
+        if not ints[k + 2]:
+            continue
+        a = by_body.get(ints[k])
+        b = by_body.get(ints[k + 1])
+        if a is None:
+            a, b = b, None
+        if a is None:
+            continue
+        if b is None:
+            key: tuple[str, ...] = (a.id,)
+        elif a.id <= b.id:
+            key = (a.id, b.id)
+        else:
+            key = (b.id, a.id)
+        q = 2 * (k // 3)
+        todo.append((key, math.hypot(imp[q], imp[q + 1]), a, b))
+    if len(todo) > 1:
+        todo.sort(key=_by_key_and_impulse)
+    for key, j, a, b in todo:
+        if b is not None:
+            w.events.append(Event(t, COLLISION, key, {"impulse": j, "kind": "die"}))
             if a.level != b.level or a.fall_time is not None or b.fall_time is not None:
                 impact_tumbles(w, a, b, j)
+            flight.on_collision(w, a, b, j)  # hops, and hits between dice off the surface
         else:
-            d = a or b
-            if d is None:
-                continue
-            plat = platforms.nearest_platform(w, d)
+            plat = platforms.nearest_platform(w, a)
             w.events.append(
                 Event(
                     t,
                     COLLISION,
-                    (d.id,),
+                    key,
                     {"impulse": j, "kind": "wall", "platform": plat.name if plat else None},
                 )
             )
-            if plat is not None and d.level is None and d.fall_time is None:
-                platforms.maybe_climb(w, d, plat)
+            if plat is not None and a.level is None and a.fall_time is None:
+                platforms.maybe_climb(w, a, plat)
+
+
+def _by_key_and_impulse(item: tuple) -> tuple:
+    return item[0], item[1]
 
 
 def base_height(w: World, d: DieRecord) -> float:
     """Height of a die's base above the board: platform top, or below it while falling."""
+    if d.airborne or d.on_die is not None:
+        return d.z  # physics/flight.py (a pitched die's tilt is left out, as on the board)
     if d.level:
         return w.board.platform(d.level).height
     if d.fall_time is not None:
@@ -110,24 +126,14 @@ def limit_contact_energy(w: World, pre: np.ndarray) -> None:
     ke0 = 0.5 * m * (v0.real**2 + v0.imag**2) + 0.5 * inertia * w0**2
     ke1 = 0.5 * m * (v1.real**2 + v1.imag**2) + 0.5 * inertia * w1**2
     n = len(w._order)
-    parent = list(range(n + 1))  # n = the static world (walls)
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    index = {d.body.id: i for i, d in enumerate(w._order)}
-    for a_id, b_id in w._pairs[: w._pairs_used].reshape(-1, 2).tolist():
-        ia, ib = index.get(a_id, n), index.get(b_id, n)
-        parent[find(ia)] = find(ib)
+    ids = np.fromiter((d.body_id for d in w._order), dtype=np.uintp, count=n)
+    label = step_kernels.contact_groups(w._pairs, w._pairs_used, ids)  # n: the walls' group
     groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(i)
+    for i, root in enumerate(label.tolist()):
+        groups.setdefault(root, []).append(i)
     vc, om = v1.copy(), w1.copy()
     changed = False
-    wall = find(n)
+    wall = n
     for root, members in groups.items():
         if len(members) < 2 and root != wall:
             continue  # a lone die touched nothing: no contact gave it energy (most dice, cheaply)

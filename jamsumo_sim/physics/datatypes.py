@@ -45,6 +45,9 @@ class DieState:
     drop: float  # how far (m) the die has dropped below the surface (0 on the board, a when holed)
     tilt: float  # tilt from flat (rad): straddling a platform edge, for drawing
     pitch: float = 0.0  # rad the die is tipped up on an edge (tumbling or rocking), for drawing
+    z: float = 0.0  # m, its base's height above the local surface (0 resting on the board)
+    airborne: bool = False  # in flight (physics/flight.py)
+    on_die: str | None = None  # the die it rests on or leans against (physics/stacking.py)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,6 +63,7 @@ class DieState:
             "status": self.status,
             "flat": self.flat,
             "on_platform": self.on_platform,
+            "z": self.z,
         }
 
 
@@ -99,6 +103,11 @@ class DieRecord:
     fall_time: float | None = None  # s since the die lost support over the hole
     fresh: bool = False  # launched impulsively: next friction kick is a half step
     riding: bool = False  # sliding over the hole's far rim on its rounded edge
+    airborne: bool = False  # in flight: ballistic height, no board friction (physics/flight.py)
+    z: float = 0.0  # m, centre height - a/2 above the board plane while airborne or on a die
+    vz: float = 0.0  # m/s, vertical speed while airborne
+    on_die: str | None = None  # the die it rests on top of (physics/stacking.py)
+    lean: str | None = None  # the die it leans against, tilted (physics/stacking.py)
     pitch: Pitch | None = None  # tipped up on an edge, tumbling or rocking (physics/pitch.py)
     group: int = 0  # dice of different groups never touch (World.set_contact_group)
     x: float = 0.0  # pose/velocity cache; authoritative when the die is out of the space

@@ -73,16 +73,18 @@ def step(w: World) -> None:
     if w._dirty or not w._current:
         view.read(w)
     pending = w._pending
-    if pending is None:
-        n_sub, lead = collision_steps(w)
-        if w._order:
-            pending = step_kernels.kick(w._rbase, w._rows, w._flags, w._wbuf, w._prm, w._pts)
-    elif SWEPT:
-        n_sub, lead = pending[2], pending[3]
-    else:
-        n_sub, lead = p.collision_substeps, 0.0
-    kicked, ke_before = pending[:2] if pending is not None else (0, 0.0)
     w._pending = None
+    if pending is not None:
+        kicked, ke_before, n_sub, lead = pending
+        if not SWEPT:
+            n_sub, lead = p.collision_substeps, 0.0
+    else:
+        n_sub, lead = collision_steps(w)
+        kicked, ke_before = 0, 0.0
+        if w._order:
+            kicked, ke_before = step_kernels.kick(
+                w._rbase, w._rows, w._flags, w._wbuf, w._prm, w._pts
+            )
     if w._any_fresh:
         for d in w._order:
             d.fresh = False
@@ -94,34 +96,40 @@ def step(w: World) -> None:
     w._current = False
     w._canonical = False
     space = w.space
+    cspace = space._space
     # pymunk's wrapper only when it has work queued (bodies added since the last step to check);
     # otherwise Chipmunk's step directly (nothing here adds or removes during a step, and the
     # wrapper's bookkeeping costs a sixth of a bare step)
-    wrapped = _chipmunk.has_queued_work(space)
-    cspace = space._space
+    if _chipmunk.has_queued_work(space):
+        space.step(lead if lead > 0.0 else p.dt / n_sub)
+        first_done = 1
+    else:
+        first_done = 0
     afloats, aints, adata = w._abuf._float_arr, w._abuf._int_arr, w._adata
+    space_step, each_arbiter = _chipmunk.space_step, _chipmunk.each_cached_arbiter
+    get_arbiters, note_contacts = _chipmunk.GET_ARBITERS, step_kernels.note_contacts
+    arb_ints = w._arb_ints
     # n_sub equal collision steps, or a leading one of length lead and n_sub - 1 equal ones
     sub = p.dt / n_sub if lead == 0.0 else (p.dt - lead) / (n_sub - 1)
     used = 0  # the touching pairs of all collision steps, for the energy limiter
     for k in range(n_sub):
-        h = lead if k == 0 and lead > 0.0 else sub
-        if wrapped and k == 0:
-            space.step(h)
-        else:
-            _chipmunk.space_step(cspace, h)
+        if k >= first_done:
+            space_step(cspace, lead if k == 0 and lead > 0.0 else sub)
         afloats.num = 0
         aints.num = 0
-        _chipmunk.each_cached_arbiter(cspace, _chipmunk.GET_ARBITERS, adata)
+        each_arbiter(cspace, get_arbiters, adata)
         num = aints.num
         if num:
-            first, used = step_kernels.note_contacts(w._arb_ints, num, w._pairs, used)
+            first, used = note_contacts(arb_ints, num, w._pairs, used)
             if first < 0:
                 first, used = contacts.grow_pairs(w, num, used)
             if first:
                 done = (k + 1) / n_sub if lead == 0.0 else (lead + k * sub) / p.dt
                 contacts.collect_collisions(w, (w.steps - 1 + done) * p.dt)
+                arb_ints = w._arb_ints  # (re-sized if the bookkeeping re-indexed)
     w._pairs_used = used
     was_dirty = w._dirty
+    w._current = False  # a read during the collision steps (collect_collisions) is stale now
     view.read(w)
     if not w._order:
         return

@@ -75,8 +75,8 @@ def finger_hits_other(w: World, flick: Flick, d: DieRecord) -> str | None:
     axes_f = np.stack([n, t])
     tol = p.collision_slop
     for o in w._dice.values():
-        if o is d or not o.in_space:
-            continue
+        if o is d or not o.in_space or o.on_die is not None or o.airborne:
+            continue  # a die on another die (or in the air) is above the finger
         ox, oy = o.body.position
         if math.hypot(ox - centre[0], oy - centre[1]) > (w._half_diag + math.hypot(*half) + tol):
             continue

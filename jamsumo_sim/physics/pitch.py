@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from ..flick import pitch_tumble_rate
 from ..params import PhysicsParams
+from . import flight
 from .datatypes import Pitch
 from .tumbles import Hit, impact, sweep, tumble
 
@@ -186,6 +187,17 @@ def step_die(w: World, d: DieRecord) -> bool:
         vx, vy = vx * scale, vy * scale
         spin = math.copysign(max(0.0, abs(spin) - dspin), spin)
         phi, rate = swing(phi, rate, h, p)
+        if flight.lifts_off(phi, rate, p) and p.hop_lift * flight.rise_rate(phi, rate, p) > (
+            p.hop_min_speed
+        ):
+            # the board would have to pull the edge down: the die leaves it (physics/flight.py),
+            # keeping hop_lift of its turn about the edge (the rounded edge rolls, the lacquer
+            # gives: docs/physics.md "Hops and flight")
+            d.pitch = Pitch(phi, p.hop_lift * rate, side, pt.heading, pt.cause)
+            b.velocity = (vx, vy)
+            b.angular_velocity = spin
+            flight.launch(w, d, p.hop_lift * flight.rise_rate(phi, rate, p))
+            return True
         if phi <= 0.0 and rate <= 0.0:
             pitched = False  # rocked back: flat again, the pitch energy lost on the slap
             break

@@ -93,6 +93,7 @@ def snapshot(w: World) -> dict[str, Any]:
         }
         if d.pitch is not None:  # only mid-tumble (older snapshots read the same)
             rec["pitch"] = d.pitch.to_json()
+        rec.update(_off_surface(d))  # only in flight or on / against a die
         dice.append(rec)
     return {
         "version": SNAPSHOT_VERSION,
@@ -101,6 +102,8 @@ def snapshot(w: World) -> dict[str, Any]:
         "steps": w.steps,
         "unchecked": w._unchecked,
         "dice": dice,
+        # the chance models' generator (physics/flight.py): a restored world draws the same
+        "rng": _rng_state(w.rng),
     }
 
 
@@ -112,6 +115,8 @@ def from_snapshot(
         raise errors.UserError(f"unsupported snapshot version {snap.get('version')!r}")
     board = load_board(snap["board"])
     params = PhysicsParams.from_board(board).with_overrides(snap["params"])
+    if rng is None and snap.get("rng") is not None:
+        rng = _rng(snap["rng"])
     w = cls(board, params, rng)
     w.steps = int(snap["steps"])
     for s in snap["dice"]:
@@ -131,6 +136,7 @@ def from_snapshot(
             vy=float(s["vy"]),
             omega=float(s["omega"]),
             pitch=_pitch(s.get("pitch"), s["id"]),
+            **_read_off_surface(s),
         )
         if d.status not in STATUSES:
             raise errors.UserError(f"snapshot die {d.id!r}: bad status {d.status!r}")
@@ -153,6 +159,9 @@ def checksum(w: World) -> str:
         h.update(f"{d.status}|{d.level}|{d.straddle}|{d.fall_time!r}|{d.riding}".encode())
         if d.pitch is not None:  # absent at rest: rest checksums are as before
             h.update(repr(d.pitch.to_json()).encode())
+        extra = _off_surface(d)
+        if extra:  # absent for dice on the surface: their checksums are as before
+            h.update(repr(sorted(extra.items())).encode())
     return h.hexdigest()
 
 
@@ -178,3 +187,54 @@ def _pitch(raw: Any, die_id: Any) -> Pitch | None:
     if not ok:
         raise errors.UserError(f"snapshot die {die_id!r}: bad pitch {repr(raw)[:40]}")
     return Pitch(float(phi), float(rate), side, float(heading), cause)
+
+
+# The flight and stacking fields (physics/flight.py, physics/stacking.py): (name, default).
+OFF_SURFACE = (("airborne", False), ("z", 0.0), ("vz", 0.0), ("on_die", None), ("lean", None))
+# Largest height (m) and vertical speed (m/s) a snapshot may hold: far above any hop.
+MAX_Z = 10.0
+MAX_VZ = 100.0
+
+
+def _off_surface(d: DieRecord) -> dict[str, Any]:
+    return {k: getattr(d, k) for k, default in OFF_SURFACE if getattr(d, k) != default}
+
+
+def _read_off_surface(s: Mapping[str, Any]) -> dict[str, Any]:
+    """A snapshot die's flight and stacking fields, checked (absent: on the surface)."""
+    out: dict[str, Any] = {}
+    for name, default in OFF_SURFACE:
+        v = s.get(name, default)
+        if name == "airborne":
+            ok = isinstance(v, bool)
+        elif name in ("z", "vz"):
+            lim = MAX_Z if name == "z" else MAX_VZ
+            ok = (
+                isinstance(v, int | float)
+                and not isinstance(v, bool)
+                and math.isfinite(v)
+                and abs(v) <= lim
+            )
+            v = float(v) if ok else v
+        else:
+            ok = v is None or (isinstance(v, str) and len(v) <= 200)
+        if not ok:
+            raise errors.UserError(f"snapshot die {s.get('id')!r}: bad {name} {repr(v)[:40]}")
+        out[name] = v
+    return out
+
+
+def _rng_state(rng: np.random.Generator) -> dict[str, Any] | None:
+    """A PCG64 generator's state (JSON-able); None for another kind (the caller seeds it)."""
+    bg = rng.bit_generator
+    return bg.state if isinstance(bg, np.random.PCG64) else None
+
+
+def _rng(state: Any) -> np.random.Generator:
+    """The generator a snapshot's ``rng`` entry (a PCG64 state) describes, checked."""
+    try:
+        bg = np.random.PCG64()
+        bg.state = state
+    except (TypeError, ValueError, KeyError) as exc:
+        raise errors.UserError(f"snapshot: bad rng state ({str(exc)[:60]})") from None
+    return np.random.Generator(bg)

@@ -9,6 +9,7 @@ contact gets the table's value with no per-contact Python callback.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,32 @@ DIE_CAT = 0b01
 WALL_CAT = 0b10
 FILTER_LOW = pymunk.ShapeFilter(categories=DIE_CAT, mask=DIE_CAT | WALL_CAT)
 FILTER_HIGH = pymunk.ShapeFilter(categories=DIE_CAT, mask=DIE_CAT)  # above the walls' tops
+# Height bands for dice off the surface (airborne, or on another die): band k holds bases from
+# k * a/BANDS_PER_DIE up; two such dice touch if their bands differ by at most BANDS_PER_DIE (their
+# heights overlap, to a band's accuracy), and one touches the dice on the surface while its base
+# is below their tops (physics.md s8.5: collisions only with shapes tall enough to reach it).
+BANDS_PER_DIE = 4
+N_BANDS = 28  # bits 2..29; higher bases share the top band
+BAND_SHIFT = 2
+
+
+def band_filter(base: float, size: float, wall_top: float) -> pymunk.ShapeFilter:
+    """The filter of a die off the surface whose base is ``base`` m above the board."""
+    k = min(max(int(base * BANDS_PER_DIE / size), 0), N_BANDS - 1)
+    return _band(k, base < size, base < wall_top)
+
+
+@functools.lru_cache(maxsize=4 * N_BANDS)
+def _band(k: int, low: bool, walls: bool) -> pymunk.ShapeFilter:
+    lo, hi = max(k - BANDS_PER_DIE, 0), min(k + BANDS_PER_DIE, N_BANDS - 1)
+    cat = 1 << (BAND_SHIFT + k)
+    mask = ((1 << (hi - lo + 1)) - 1) << (BAND_SHIFT + lo)
+    if low:  # its base is below the tops of the dice on the surface: it reaches them
+        cat |= DIE_CAT
+        mask |= DIE_CAT
+    if walls:
+        mask |= WALL_CAT
+    return pymunk.ShapeFilter(categories=cat, mask=mask)
 
 
 def die_body(
@@ -44,8 +71,11 @@ def die_body(
     return body, shape
 
 
-def die_filter(d: DieRecord) -> pymunk.ShapeFilter:
-    """Dice on a platform or straddling its edge pass over the walls."""
+def die_filter(w: World, d: DieRecord) -> pymunk.ShapeFilter:
+    """Dice on a platform or straddling its edge pass over the walls; dice off the surface
+    (airborne, on a die) collide by height band (:func:`band_filter`)."""
+    if d.airborne or d.on_die is not None:
+        return band_filter(d.z, w.params.die_size, w._wall_top)
     return FILTER_HIGH if (d.level or d.straddle) else FILTER_LOW
 
 
@@ -66,7 +96,7 @@ def build_space(w: World, reuse: bool = False) -> None:
         moved.append((w._walls_body, w._walls))
         for d in w._dice.values():
             if d.in_space:
-                d.shape.filter = die_filter(d)
+                d.shape.filter = die_filter(w, d)
                 # a resting overlap leaves bias velocities that would move the die in the next
                 # step; a new body has none, so a reused one must not either (exact copies)
                 _chipmunk.clear_bias(d.body)
@@ -121,7 +151,7 @@ def make_walls(w: World) -> tuple[pymunk.Body, list[pymunk.Poly]]:
 
 def add_body(w: World, d: DieRecord) -> None:
     body, shape = die_body(w.params, d.x, d.y, d.angle, d.vx, d.vy, d.omega)
-    shape.filter = die_filter(d)
+    shape.filter = die_filter(w, d)
     w.space.add(body, shape)
     d.body, d.shape, d.body_id = body, shape, body.id
     w._dirty = True

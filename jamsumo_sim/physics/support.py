@@ -12,7 +12,7 @@ import numpy as np
 from .. import step_kernels
 from ..events import HOLE, OFF_BOARD, SKIM, Event
 from ..flick import speed_after_trip, trip_speed
-from . import pitch, platforms, view
+from . import flight, pitch, platforms, stacking, view
 from .datatypes import IN_HOLE, OFF, ON_BOARD, DieRecord
 from .space import remove_body
 from .tumbles import Hit, impact, sweep, tumble
@@ -41,18 +41,59 @@ def after_step(w: World) -> None:
         d = order[i]
         if d.status != ON_BOARD:
             continue
-        if d.pitch is not None:
+        if d.airborne:
+            changed |= flight.step_die(w, d)
+        elif d.pitch is not None:
             changed |= pitch.step_die(w, d)
+            if d.pitch is not None and not d.airborne and tips_in(w, d):
+                changed = True
+        if d.on_die is not None or d.lean is not None:
+            changed |= stacking.step_die(w, d)
         if off[i]:
             to_off_board(w, d)
             changed = True
             continue
+        if d.airborne or d.on_die is not None:
+            continue  # over the hole in the air or on a die: it does not fall in (yet)
         if d.fall_time is not None or d.riding or near[i]:
             changed |= hole_logic(w, d, i, bool(near[i]))
         if d.level or d.straddle:
             changed |= platforms.platform_logic(w, d, i)
     if changed:
         w._dirty = True
+
+
+def tips_in(w: World, d: DieRecord) -> bool:
+    """A pitched die stands on one edge only: once that whole edge lies over the hole (both its
+    ends inside the rim) it turns about the rim instead, and it drops in as soon as its centre of
+    mass is past the rim, earlier than a die lying flat would (whose footprint's corners still
+    reach the board; docs/physics.md "The hole")."""
+    p = w.params
+    pt = d.pitch
+    if d.level or d.straddle or d.fall_time is not None or pt is None:
+        return False
+    b = d.body
+    x, y = b.position
+    r = w._hole_r
+    reach = r + p.die_size
+    if x * x + y * y > reach * reach:
+        return False
+    half = 0.5 * p.die_size
+    ang = b.angle + pt.side * pitch.QUARTER
+    c, s = math.cos(ang), math.sin(ang)
+    mx, my = x + half * c, y + half * s  # the edge's middle, its ends half a width to each side
+    for k in (-1.0, 1.0):
+        ex, ey = mx - k * half * s, my + k * half * c
+        if ex * ex + ey * ey >= r * r:
+            return False
+    # it then turns about the rim: in once its centre of mass is past it (over the hole)
+    lead = half * (1.0 - math.cos(pt.phi) + math.sin(pt.phi))
+    gx, gy = x + lead * c, y + lead * s
+    if gx * gx + gy * gy >= r * r:
+        return False
+    d.pitch = None
+    to_hole(w, d, 0.0)
+    return True
 
 
 def supported(w: World, i: int) -> bool:
@@ -117,6 +158,12 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
             to_hole(w, d, depth)
             return True
         tumbled = True
+    elif rim:
+        # too slow to trip over: it strikes the hole's far wall below the rim edge and rebounds
+        # (restitution_wood) still falling: back over the hole it drops in, or meets the other
+        # side's wall (docs/physics.md "The hole")
+        rebound(w, d, x + 0.5 * p.die_size * vx / v, y + 0.5 * p.die_size * vy / v, vx, vy)
+        return True
     else:
         to_hole(w, d, depth)
         return True
@@ -136,6 +183,20 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
         if hit is not None and hit.other is not None:
             impact(w, d, hit.other, hit.normal)  # stopped against a die: it strikes it
     return True
+
+
+def rebound(w: World, d: DieRecord, fx: float, fy: float, vx: float, vy: float) -> None:
+    """The die's leading face, at (fx, fy) on the hole's wall, strikes it: the velocity's part
+    into the wall (along the radius there) reverses, times restitution_wood (no energy made)."""
+    r = math.hypot(fx, fy)
+    if r == 0.0:
+        return
+    nx, ny = fx / r, fy / r
+    vn = vx * nx + vy * ny
+    if vn > 0.0:
+        k = (1.0 + w.params.restitution_wood) * vn
+        d.body.velocity = (vx - k * nx, vy - k * ny)
+        w._current = False
 
 
 def rim_jump(

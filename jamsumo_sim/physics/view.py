@@ -40,6 +40,7 @@ def init_buffers(w: World) -> None:
     w._current = False
     w._dirty = True
     w._unchecked = False
+    w._tilted = set()  # (step, striker, struck) of this step's pitched strikes (physics/flight.py)
 
 
 def read(w: World) -> None:
@@ -124,8 +125,9 @@ def refresh_flags(w: World, nrows: int) -> None:
     grounded, low = step_kernels.GROUNDED, step_kernels.LOW
     w._flags = np.array(
         [
-            # a pitched die stands on an edge: no patch friction (physics/pitch.py)
-            (grounded if d.fall_time is None and d.pitch is None else 0)
+            # a pitched die stands on an edge: no patch friction (physics/pitch.py); an
+            # airborne one touches nothing (physics/flight.py)
+            (grounded if d.fall_time is None and d.pitch is None and not d.airborne else 0)
             | (low if d.level is None else 0)
             | (step_kernels.FRESH if d.fresh else 0)
             for d in order
@@ -133,13 +135,27 @@ def refresh_flags(w: World, nrows: int) -> None:
         dtype=np.int8,
     )
     w._groups = np.array([d.group for d in order], dtype=np.int64)
-    w._all_grounded = all(d.fall_time is None and d.pitch is None for d in order)
+    w._all_grounded = all(d.fall_time is None and d.pitch is None and not d.airborne for d in order)
     w._any_fresh = any(d.fresh for d in order)
     special = [
-        bool(d.straddle or d.level or d.riding or d.fall_time is not None or d.pitch is not None)
+        bool(
+            d.straddle
+            or d.level
+            or d.riding
+            or d.fall_time is not None
+            or d.pitch is not None
+            or d.airborne
+            or d.on_die is not None
+            or d.lean is not None
+        )
         for d in order
     ]
     w._special_arr = np.array(special, dtype=bool)
+    # the highest top of a die standing anywhere (physics/flight.py: a flight above it lands on
+    # no die); a die on a die stands d.z up
+    w._max_top = w.params.die_size + max(
+        [w._wall_top] + [d.z for d in order if d.on_die is not None]
+    )
     w._special = any(special)
     if nrows != w._nrows:
         # the velocity write buffer: one (vx, vy, w) row per body in the Space's order

@@ -43,7 +43,7 @@ from ..flick import Flick
 from ..friction import patch_points
 from ..params import PhysicsParams
 from ..surface import Surface
-from . import evolve, flicks, rest, snapshot, space, view
+from . import evolve, flicks, rest, snapshot, space, stacking, view
 from .datatypes import IN_HOLE, ON_BOARD, DieRecord, DieState, ShotResult
 
 
@@ -58,7 +58,7 @@ class World:
     ) -> None:
         self.board = board if board is not None else load_board("standard")
         self.params = params if params is not None else PhysicsParams.from_board(self.board)
-        # no model draws from it yet; kept so any future chance model is seeded by the caller
+        # the chance models (edge-on-edge hops, physics/flight.py) draw from it: seeded by the caller
         self.rng = rng if rng is not None else np.random.default_rng(0)
         self.events: list[Event] = []
         self.steps = 0
@@ -98,6 +98,7 @@ class World:
         # the platforms' wall boxes and the swept collision steps' parameters (evolve)
         walls = np.array([plat.bounds for plat in self.board.platforms], dtype=float)
         self._wall_boxes = np.ascontiguousarray(walls.reshape(-1, 4))
+        self._wall_top = max((plat.height for plat in self.board.platforms), default=0.0)
         self._sweep_prm = evolve.sweep_params(p)
         view.init_buffers(self)
 
@@ -213,6 +214,14 @@ class World:
         tilt = 0.0
         if d.straddle:
             tilt = math.atan2(self.board.platform(d.straddle).height, a)
+        elif d.lean is not None:
+            tilt = stacking.LEAN_TILT
+        z = 0.0
+        if d.on_die is not None:
+            z = d.z
+        elif d.airborne:  # above the board or the platform under its centre
+            plat = self.board.platform_at(d.x, d.y)
+            z = d.z - (plat.height if plat is not None else 0.0)
         return DieState(
             id=d.id,
             x=d.x,
@@ -224,12 +233,21 @@ class World:
             face=d.orientation.top,
             orientation=d.orientation,
             status=d.status,
-            flat=d.status == ON_BOARD and not falling and d.straddle is None and d.pitch is None,
+            flat=d.status == ON_BOARD
+            and not falling
+            and d.straddle is None
+            and d.pitch is None
+            and not d.airborne
+            and d.on_die is None
+            and d.lean is None,
             on_platform=d.level if d.status == ON_BOARD else None,
             falling=falling,
             drop=drop,
             tilt=tilt,
             pitch=d.pitch.phi if d.pitch is not None else 0.0,
+            z=z,
+            airborne=d.airborne,
+            on_die=d.on_die if d.on_die is not None else d.lean,
         )
 
     def states(self) -> list[DieState]:

@@ -2,10 +2,15 @@
 is missed, and shots end where a fine-step reference ends.
 
 The reference runs dt 1 ms with at least 8 collision steps per step (<= 0.125 ms) and at most
-0.25 mm of relative sweep per collision step; it counts only where it agrees with its own half-step
-run (dt 0.5 ms, <= 0.0625 ms and 0.125 mm).  ``evolve.SWEPT = False`` restores the fixed
-``collision_substeps`` of model 0.3 ("legacy"), so each statistical test shows the gap the swept
-steps close.  Measured figures (larger runs) are in the comments; the thresholds leave a margin.
+0.25 mm of relative sweep per collision step; as the issue asks, a shot or break counts only where
+the reference agrees with its own half-step run (dt 0.5 ms, <= 0.0625 ms and 0.125 mm): same
+contact, status and face, and (shots) every die at rest within 2 mm and 2 deg of it.  How far such
+a reference is from the truth shows a run four times finer still (dt 0.25 ms, 0.0625 mm): on the
+counted cases it agrees with the reference no better than the goals ask (figures below), so the
+goals' 100 % / 99 % measure the reference's own scatter as much as the model.
+``evolve.SWEPT = False`` restores the fixed ``collision_substeps`` of model 0.3 ("legacy"), so each
+statistical test shows the gap the swept steps close.  Measured figures are in the comments; the
+thresholds leave a margin.
 """
 
 from __future__ import annotations
@@ -140,11 +145,11 @@ def _compare(cases: list[Shot], swept: bool) -> tuple[int, int, int, int]:
 
 @pytest.mark.parametrize("swept", [True, False], ids=["swept", "legacy"])
 def test_no_contact_missed_over_random_legal_flicks(swept):
-    """Every contact the reference makes, the model makes (measured over 240 shots: none of the
-    204 counted missed; the legacy fixed 2 x 1 ms steps miss 7, a spinning corner passing
+    """Every contact the reference makes, the model makes (measured over these 120 shots: none of
+    the 91 counted missed; the legacy fixed 2 x 1 ms steps miss 3, a spinning corner passing
     through the target)."""
     counted, missed, _, _ = _compare(SHOTS, swept)
-    assert counted >= 85  # 89 since the finger's pad and cone (model 0.4)
+    assert counted >= 85  # 91
     # legacy: the gap the swept steps close (fails if the cases stop probing it)
     assert (missed == 0) == swept
 
@@ -152,10 +157,12 @@ def test_no_contact_missed_over_random_legal_flicks(swept):
 @pytest.mark.parametrize("swept", [True, False], ids=["swept", "legacy"])
 def test_shots_end_with_the_reference(swept):
     """Single- and two-die shots end in the reference's status (and face up) in >= 97 % (measured
-    3 differ of 204; legacy 44), and also rest within 2 mm and 2 deg of it in >= 85 % (measured
-    88 %; legacy 72 %).  What is left is the rest angle: a hit that spins the target at w stops
-    it after w^2 / (2 alpha), so 2 deg needs w to 0.1 %; the contact sweep decides that (0.5 mm
-    vs the reference's 0.25 mm; the 2 ms friction step is not the cause: dt 1 ms ends alike)."""
+    2 differ of the 91 counted; legacy 11), and also rest within 2 mm and 2 deg of it in >= 85 %
+    (measured 80 of 91 = 88 %; legacy 67 of 91).  The run four times finer than the reference
+    ends so in only 83 of the 91 (91 %): what is left is mostly the rest angle,
+    chaotic at that scale (a hit that spins the target at w stops it after w^2 / (2 alpha), so
+    2 deg needs w to 0.1 %).  Neither a finer sweep alone (0.25 mm: 81 of 91) nor a shorter
+    step alone (dt 1 ms: 79 of 91) gets closer; only both at once, the reference's own setting."""
     counted, _, status, rest = _compare(SHOTS, swept)
     assert counted >= 85
     good = status <= 0.03 * counted and status + rest <= 0.15 * counted
@@ -228,11 +235,12 @@ def _break_reference(seed: int) -> tuple | None:
 @pytest.mark.slow
 @pytest.mark.parametrize("swept", [True, False], ids=["swept", "legacy"])
 def test_break_outcome_classes_agree_with_the_reference(swept):
-    """Random 24-dice breaks: the outcome class agrees with the reference in >= 65 % of 80 (measured
-    over 200 breaks: 76 % of the 143 counted, legacy 49 %; with the finger's pad and friction cone
-    77 % of 148, legacy 50 %, and 70 % of the first 80, legacy 56 %).  The issue's 99 % is out of
-    reach of any stepping: the reference itself with only its sweep doubled to 0.5 mm agrees in
-    79 %: a break is chaotic at the scale of a quarter millimetre (one die more or less in the
+    """Random 24-dice breaks, counted where the reference agrees with its half-step run (54 of
+    these 80, 151 of 200): the outcome class agrees with the reference in >= 65 % (measured 38 of
+    54 = 70 %, legacy 52 %; over 200 breaks 77 %, legacy 46 %).  The issue's 99 % is out of reach
+    of any stepping much coarser than the reference: the run four times finer agrees in 88 %,
+    the reference with only its sweep doubled (0.5 mm) in 79 %, at dt 1 ms with 0.25 mm sweep
+    87 %: a break is chaotic at the scale of a quarter millimetre (one die more or less in the
     hole or off the edge)."""
     counted = agree = 0
     for seed in range(80):
@@ -272,6 +280,34 @@ def test_one_collision_step_when_no_pair_is_at_risk():
     # touching at 3 m/s but in different contact groups (World.set_contact_group)
     crossing = [[0, 0, 0, 3.0, 0, 0], [a, 0, 0, 0, 0, 0]]
     assert _count(crossing, groups=[0, 1]) == (1, 0.0) and _count(crossing)[0] == 12
+
+
+def test_only_pairs_whose_gap_can_close_are_at_risk():
+    """The at-risk test bounds the gap along each face normal (physics.md s8.1): motion along a
+    face, and a spin that can widen a square by at most (sqrt 2 - 1) a/2 = 3.3 mm, do not close a
+    gap that stays open along some axis; the same pairs closing along it are at risk."""
+    a = PARAMS.die_size
+    # sliding past along the face at 4 m/s, 1 mm apart: the gap across never shrinks
+    assert _count([[0, 0, 0, 4.0, 0, 0], [0.5 * a, a + 1e-3, 0, 0, 0, 0]]) == (1, 0.0)
+    assert _count([[0, 0, 0, 4.0, 1.0, 0], [0.5 * a, a + 1e-3, 0, 0, 0, 0]])[0] > 1
+    # spinning at the cap, 4 mm from a resting die: its corners reach 3.3 mm at most
+    assert _count([[0, 0, 0, 0, 0, 940.0], [a + 4e-3, 0, 0, 0, 0, 0]]) == (1, 0.0)
+    assert _count([[0, 0, 0, 0, 0, 940.0], [a + 3e-3, 0, 0, 0, 0, 0]])[0] > 1
+    # tilted 45 deg, 1 mm apart corner to face, sliding along: open along the resting die's axis
+    corner = 0.5 * a * (1 + math.sqrt(2)) + 1e-3
+    assert _count([[0, 0, math.pi / 4, 0, 3.0, 0], [corner, 0, 0, 0, 0, 0]]) == (1, 0.0)
+
+
+def test_contact_groups_join_touching_dice():
+    """The energy limiter's groups (step_kernels.contact_groups): dice joined by contacts share a
+    label, dice touching any other body (a wall) get len(ids), untouched dice their own."""
+    ids = np.array([50, 10, 40, 30, 20], dtype=np.uintp)  # bodies of dice 0..4
+    pairs = np.array([10, 40, 40, 20, 30, 7, 0, 0], dtype=np.uintp)  # 7: the walls' body
+    label = step_kernels.contact_groups(pairs, 6, ids).tolist()
+    assert label[1] == label[2] == label[4] != label[0]  # 10-40-20 joined
+    assert label[3] == 5  # touched the wall
+    assert label[0] not in (label[1], 5)
+    assert step_kernels.contact_groups(pairs, 0, ids).tolist() == [0, 1, 2, 3, 4]
 
 
 def test_collision_steps_follow_the_fastest_pair_that_can_touch():

@@ -1,0 +1,461 @@
+"""Hops and flight: a die off the surface (physics.md s8.5; docs/physics.md "Hops and flight").
+
+An airborne die carries its height ``z`` (its centre's height less a/2 above the board plane, so a
+die lying flat on the board has z = 0) and vertical speed ``vz``; its pitch (physics/pitch.py), if
+any, keeps turning freely in the air (rate about the centre of mass, no torque), one ``tumble``
+event per quarter turn, the face changing in the air.  While airborne it feels no board friction
+(the kernels' GROUNDED flag is off: view.refresh_flags), its height is ballistic (exact for
+constant g, so the flight's energy is kept), and it collides only with shapes whose height range
+overlaps its own (space.band_filter).
+
+Launches (:func:`launch`):
+- a pitched die whose edge the board would have to pull down (normal force < 0, :func:`lifts_off`)
+  leaves it: a high hard flick, a hard trip at a step or the hole's far rim, a hit on a pitched
+  die (pitch.step_die);
+- two dice meeting hard edge-on-edge (:func:`on_collision`, a chance drawn from the World's
+  seeded generator): the struck die turns part of its speed upward, its energy kept.
+
+Landing (:func:`step_die`): when its lowest edge reaches the surface under its centre (the board,
+a platform's top, the top of a die; over the hole it falls in as any unsupported die), an impact
+at that edge with normal restitution ``restitution_landing`` and Coulomb friction ``mu_landing``
+(:func:`edge_landing`); a rebound faster than ``hop_min_speed`` flies on, otherwise the die
+stands on that edge with the pitch the impact left (it may tumble on, or rock back flat).
+
+Airborne dice are rare and short-lived: Python, once per model step per airborne die, after the
+step's collisions (support.after_step), fixed-step arithmetic: deterministic and bit-reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ..events import HOP, LAND, PLATFORM, Event
+from ..params import PhysicsParams
+from . import contacts, stacking, view
+from .datatypes import ON_BOARD, DieRecord, Pitch
+from .space import die_filter
+from .tumbles import tumble
+
+if TYPE_CHECKING:
+    from .world import World
+
+QUARTER = 0.5 * math.pi
+# At most this many quarter turns in the air per model step (a flight's highest rates turn
+# ~0.3 rad per 2 ms step; the bound only keeps a pathological state from looping long).
+MAX_AIR_TURNS = 8
+# A die whose pitch is below this (rad) and rate below this (rad/s) lands flat on its face.
+FLAT_PITCH = 1e-9
+
+
+# --- the mechanics (pure functions) ------------------------------------------------------------
+
+
+def lift(phi: float, p: PhysicsParams) -> float:
+    """Height (m) of the centre above its flat height when tipped by ``phi`` on an edge."""
+    return 0.5 * p.die_size * (math.cos(phi) + math.sin(phi) - 1.0)
+
+
+def rise_rate(phi: float, rate: float, p: PhysicsParams) -> float:
+    """Vertical speed (m/s) of the centre of a die turning at ``rate`` about its edge at ``phi``."""
+    return 0.5 * p.die_size * (math.cos(phi) - math.sin(phi)) * rate
+
+
+def edge_normal_force(phi: float, rate: float, p: PhysicsParams) -> float:
+    """The board's normal force per unit mass (m/s^2) on the edge a die pivots about: g + z''
+    with z = (a/2)(cos + sin) and phi'' from gravity (pitch.py): g (1 - 3/8 (cos - sin)^2) -
+    (a/2)(cos + sin) rate^2 [derived]; below zero the edge would have to be pulled down."""
+    c, s = math.cos(phi), math.sin(phi)
+    return p.gravity * (1.0 - 0.375 * (c - s) ** 2) - 0.5 * p.die_size * (c + s) * rate * rate
+
+
+def lifts_off(phi: float, rate: float, p: PhysicsParams) -> bool:
+    """True if a die turning forward at ``rate`` about its edge at ``phi`` leaves the board there:
+    its centre is rising and the edge's normal force would be negative (from flat: rate >
+    sqrt(5 g / 4a), 27.7 rad/s for 16 mm)."""
+    return rate > 0.0 and phi < 0.25 * math.pi and edge_normal_force(phi, rate, p) < 0.0
+
+
+def edge_landing(
+    phi: float, rate: float, u: float, vz: float, e: float, mu: float, p: PhysicsParams
+) -> tuple[float, float, float, float]:
+    """(rate', u', vz', the edge's vertical speed after) of a die landing on its lowest edge: the
+    edge at the origin, the centre at (-(a/2)(cos - sin), (a/2)(cos + sin)) of pitch ``phi``, the
+    centre moving at (u forward, vz up), turning forward at ``rate``.  A rigid impact (I_cm = m
+    a^2/6) with normal restitution ``e`` and Coulomb friction ``mu``: the edge sticks if it can
+    (|f| <= mu n), else slips.  Never more energy (1/2 u^2 + 1/2 vz^2 + 1/2 a^2/6 rate^2 per unit
+    mass) than before: a result that would show more is scaled back."""
+    a = p.die_size
+    c, s = math.cos(phi), math.sin(phi)
+    rx, rz = -0.5 * a * (c - s), 0.5 * a * (c + s)
+    k = 6.0 / (a * a)  # m / I_cm
+    vcx, vcz = u - rate * rz, vz + rate * rx  # the edge's velocity
+    if vcz >= 0.0:
+        return rate, u, vz, vcz  # not closing: no impact
+    # per unit mass: delta v_edge = M p, M = [[1 + k rz^2, -k rx rz], [-k rx rz, 1 + k rx^2]]
+    m11, m12, m22 = 1.0 + k * rz * rz, -k * rx * rz, 1.0 + k * rx * rx
+    tx, tz = -vcx, -(1.0 + e) * vcz
+    det = m11 * m22 - m12 * m12
+    px, pz = (m22 * tx - m12 * tz) / det, (m11 * tz - m12 * tx) / det
+    if abs(px) > mu * pz:
+        sign = math.copysign(1.0, vcx)  # the edge slides this way; friction opposes it
+        den = m22 - m12 * mu * sign
+        if den > 0.0:
+            pz = tz / den
+            px = -mu * sign * pz
+    u1, vz1 = u + px, vz + pz
+    rate1 = rate + k * (-px * rz + pz * rx)
+    e0 = 0.5 * (u * u + vz * vz) + a * a * rate * rate / 12.0
+    e1 = 0.5 * (u1 * u1 + vz1 * vz1) + a * a * rate1 * rate1 / 12.0
+    if e1 > e0 > 0.0:
+        f = math.sqrt(e0 / e1)
+        u1, vz1, rate1 = u1 * f, vz1 * f, rate1 * f
+    return rate1, u1, vz1, vz1 + rate1 * rx
+
+
+# --- the World's side ------------------------------------------------------------------------
+
+
+def base_height(w: World, d: DieRecord) -> float:
+    """Height (m) of the surface a die not in flight stands on, above the board plane."""
+    if d.on_die is not None:
+        return d.z
+    if d.level:
+        return w.board.platform(d.level).height
+    return 0.0
+
+
+def launch(w: World, d: DieRecord, vz: float, z: float | None = None) -> None:
+    """``d`` leaves the surface rising at ``vz`` (m/s); its pitch, if any, turns on in the air.
+    ``z``: the height (m, centre - a/2 above the board plane) it starts from; by default where it
+    stands (its surface, plus its pitch's lift)."""
+    if d.level:
+        w.events.append(Event(w.time, PLATFORM, (d.id,), {"platform": d.level, "action": "left"}))
+    if z is None:
+        z = base_height(w, d) + (lift(d.pitch.phi, w.params) if d.pitch is not None else 0.0)
+    d.z = z
+    d.vz = vz
+    d.airborne = True
+    d.level = d.straddle = d.on_die = d.lean = None
+    d.riding = False
+    d.fall_time = None
+    d.shape.filter = die_filter(w, d)
+    w.events.append(Event(w.time, HOP, (d.id,), {"vz": vz}))
+    w._special = True
+    w._dirty = True
+    w._current = False
+
+
+def on_collision(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None:
+    """Two dice met (first contact, ``impulse`` N s): faster than ``hop_speed`` they meet
+    edge-on-edge with chance ``hop_edge_chance`` (the World's seeded generator), and the struck
+    die (drawn) turns a uniform fraction up to ``hop_edge_lift`` of its speed upward, its energy
+    kept (physics.md s8.5)."""
+    p = w.params
+    if pitched_strike(w, a, b) or pitched_strike(w, b, a):
+        return
+    if a.airborne or b.airborne or a.on_die is not None or b.on_die is not None:
+        if a.level == b.level and a.fall_time is None and b.fall_time is None:
+            contacts.impact_tumbles(w, a, b, impulse)  # met off their mid-heights
+        return
+    if impulse / p.die_mass < p.hop_speed or p.hop_edge_chance <= 0.0:
+        return
+    if a.fall_time is not None or b.fall_time is not None:
+        return
+    rng = w.rng
+    if rng.random() >= p.hop_edge_chance:
+        return
+    d = (a, b)[int(rng.integers(2))]
+    frac = float(rng.uniform(0.0, p.hop_edge_lift))
+    vx, vy = d.body.velocity
+    v = math.hypot(vx, vy)
+    vz = frac * v
+    if vz <= p.hop_min_speed:
+        return
+    keep = math.sqrt(max(0.0, 1.0 - frac * frac))
+    d.body.velocity = (vx * keep, vy * keep)
+    d.pitch = None
+    launch(w, d, vz)
+
+
+def tilted_impact(
+    phi: float, u_s: float, vz_s: float, u_t: float, e: float
+) -> tuple[float, float, float] | None:
+    """(u_s', vz_s', u_t') after a striker s tipped forward by ``phi`` meets a standing die t with
+    its front face: the contact normal is that face's, (cos phi, -sin phi) from s to t, so t is
+    pressed into the board (which holds it: no vertical give) and s is pushed back and up.  A
+    frictionless impact with restitution ``e``, equal masses: J/m = (1 + e) v_n / (2 cos^2 +
+    sin^2), energy lost (1 - e^2)/2 m_eff v_n^2 >= 0; None if they are not closing.  At phi = 0
+    it is the flat central impact."""
+    c, s = math.cos(phi), math.sin(phi)
+    vn = (u_s - u_t) * c - vz_s * s
+    if vn <= 0.0:
+        return None
+    j = (1.0 + e) * vn / (2.0 * c * c + s * s)
+    return u_s - j * c, vz_s + j * s, u_t + j * c
+
+
+def pitched_strike(w: World, s: DieRecord, t: DieRecord) -> bool:
+    """``s``, pitched forward (on the board or in the air, physics.md s8.5 "pitched strikers"),
+    met ``t`` standing in front of it: the impact along s's tilted front face (:func:`tilted_impact`,
+    from the velocities before the step's contacts) replaces the solver's flat one along the line
+    of centres; s rises (a hop if it was on the board).  True if it applied."""
+    pt = s.pitch
+    if pt is None or pt.phi <= FLAT_PITCH or t.airborne or t.pitch is not None:
+        return False
+    if s.level != t.level or s.fall_time is not None or t.fall_time is not None:
+        return False
+    (sx, sy), (tx, ty) = s.body.position, t.body.position
+    dist = math.hypot(tx - sx, ty - sy)
+    if dist == 0.0:
+        return False
+    nx, ny = (tx - sx) / dist, (ty - sy) / dist
+    if nx * math.cos(pt.heading) + ny * math.sin(pt.heading) <= 0.0:
+        return False  # t is not in front of the tipped face
+    # once per pair and step: it starts from the velocities before the step's contacts
+    key = (w.steps, s.id, t.id)
+    if key in w._tilted:
+        return True
+    w._tilted = {k for k in w._tilted if k[0] == w.steps} | {key}
+    if w._dirty:
+        view.read(w)
+    pre = view.pre_vc(w)
+    ps, pt_ = pre[w._index[s.id]], pre[w._index[t.id]]
+    vz_s = s.vz if s.airborne else 0.0
+    out = tilted_impact(pt.phi, ps.real * nx + ps.imag * ny, vz_s, pt_.real * nx + pt_.imag * ny,
+                        w.params.restitution)  # fmt: skip
+    if out is None:
+        return False
+    u_s, vz_s1, u_t = out
+    m, inertia = w.params.die_mass, w._inertia
+    spins = w._wbuf[w._rows[[w._index[s.id], w._index[t.id]]], 2]
+    e0 = 0.5 * m * (abs(ps) ** 2 + abs(pt_) ** 2 + vz_s * vz_s)
+    e0 += 0.5 * inertia * float(spins[0] ** 2 + spins[1] ** 2)
+    for d, u in ((s, u_s), (t, u_t)):  # the solver's part across the normal stays
+        vx, vy = d.body.velocity
+        along = vx * nx + vy * ny
+        d.body.velocity = (vx + (u - along) * nx, vy + (u - along) * ny)
+    vz_s1 = _no_energy_made(s, t, vz_s1, e0, m, inertia)
+    w._current = False
+    if s.airborne:
+        s.vz = vz_s1
+    elif vz_s1 > w.params.hop_min_speed:
+        launch(w, s, vz_s1)
+    return True
+
+
+def _no_energy_made(
+    s: DieRecord, t: DieRecord, vz: float, e0: float, m: float, inertia: float
+) -> float:
+    """The solver's spin and friction changes with the tilted impact's normal part could show a
+    little more energy than the pair had before the step's contacts (``e0``): give up the rise
+    first, then scale the pair's motion about its mean velocity (momentum kept), as
+    contacts.limit_contact_energy does.  Returns the rise kept."""
+
+    def ke(d: DieRecord) -> float:
+        (vx, vy), om = d.body.velocity, d.body.angular_velocity
+        return 0.5 * m * (vx * vx + vy * vy) + 0.5 * inertia * om * om
+
+    flat = ke(s) + ke(t)
+    if flat + 0.5 * m * vz * vz <= e0:
+        return vz
+    vz = math.sqrt(max(0.0, vz * vz - 2.0 * (flat + 0.5 * m * vz * vz - e0) / m))
+    if flat <= e0:
+        return vz
+    (ax, ay), (bx, by) = s.body.velocity, t.body.velocity
+    cx, cy = 0.5 * (ax + bx), 0.5 * (ay + by)
+    ke_cm = m * (cx * cx + cy * cy)
+    f = math.sqrt(max(e0 - ke_cm, 0.0) / (flat - ke_cm)) if flat > ke_cm else 0.0
+    for d, (vx, vy) in ((s, (ax, ay)), (t, (bx, by))):
+        d.body.velocity = (cx + f * (vx - cx), cy + f * (vy - cy))
+        d.body.angular_velocity = f * d.body.angular_velocity
+    return 0.0
+
+
+def step_die(w: World, d: DieRecord) -> bool:
+    """One model step of flight for ``d`` (after the step's collisions); True if the kernels'
+    flags must be rebuilt (it landed)."""
+    p = w.params
+    dt, g = p.dt, p.gravity
+    b = d.body
+    z0 = d.z
+    z1 = z0 + dt * d.vz - 0.5 * g * dt * dt  # exact for constant g: the flight keeps its energy
+    vz1 = d.vz - g * dt
+    pt = d.pitch
+    phi = 0.0
+    low0 = z0 - (lift(pt.phi, p) if pt is not None else 0.0)
+    if pt is not None:
+        phi, side = pt.phi + pt.rate * dt, pt.side
+        turns = 0
+        while phi >= QUARTER and turns < MAX_AIR_TURNS:
+            phi -= QUARTER
+            tumble(w, d, side * QUARTER, pt.cause)
+            turns += 1
+        while phi < 0.0 and turns < MAX_AIR_TURNS:
+            phi += QUARTER  # a backward quarter turn, then tipped forward by the rest
+            tumble(w, d, (side + 2) * QUARTER, pt.cause)
+            turns += 1
+        phi = min(max(phi, 0.0), QUARTER)
+        pt = d.pitch = Pitch(phi, pt.rate, side, pt.heading, pt.cause)
+    x, y = b.position
+    low1 = z1 - lift(phi, p)
+    top, on, under, prop = _surface_under(w, d, x, y, low0, low1 <= w._max_top)
+    if top is None:  # over the hole: it falls in as any die that loses its support
+        if low1 > 0.0:
+            d.z, d.vz = z1, vz1
+            return _refilter(w, d)
+        _to_fall(w, d, vz1)
+        return True
+    if low1 > top:
+        d.z, d.vz = z1, vz1
+        return _refilter(w, d)
+    _land(w, d, phi, top, on, under, prop, z1, vz1)
+    return True
+
+
+def _refilter(w: World, d: DieRecord) -> bool:
+    f = die_filter(w, d)
+    if d.shape.filter != f:
+        d.shape.filter = f
+    return False
+
+
+def _surface_under(
+    w: World, d: DieRecord, x: float, y: float, low0: float, dice: bool
+) -> tuple[float | None, str, DieRecord | None, bool]:
+    """(height of the surface under (x, y), what it is, the die it belongs to, whether that die
+    only props it): the highest die top the die was above (its centre over it, or its footprint
+    overlapping it; only with ``dice``), a platform's top, the board; None over the hole."""
+    p = w.params
+    half = 0.5 * p.die_size
+    best: tuple[float | None, str, DieRecord | None, bool] = (0.0, "board", None, False)
+    plat = w.board.platform_at(x, y)
+    if plat is not None:
+        best = (plat.height, plat.name, None, False)
+    elif x * x + y * y < w._hole_r * w._hole_r:
+        best = (None, "hole", None, False)
+    tol = p.collision_slop
+    if not dice:
+        return best  # above every die's top
+    # the dice whose centres were within two half-widths at this step's read (one vector test;
+    # the candidates' own positions decide)
+    reach = 2.5 * half
+    for o, (ox, oy) in zip(w._order, view.pos(w).tolist(), strict=True):
+        if abs(ox - x) > reach or abs(oy - y) > reach:
+            continue
+        if o is d or not o.in_space or o.airborne or o.group != d.group:
+            continue
+        if o.status != ON_BOARD or o.fall_time is not None:
+            continue
+        ob = o.body
+        dx, dy = x - ob.position[0], y - ob.position[1]
+        if abs(dx) > 2 * half or abs(dy) > 2 * half:
+            continue
+        o_top = base_height(w, o) + p.die_size
+        if low0 < o_top - tol or (best[0] is not None and o_top <= best[0]):
+            continue  # it was not above this top, or something higher is under it
+        c, s = math.cos(ob.angle), math.sin(ob.angle)
+        if abs(c * dx + s * dy) <= half and abs(-s * dx + c * dy) <= half:
+            best = (o_top, o.id, o, False)  # the centre is over its top: it lands on it
+        elif stacking.overlap_depth(d, o, half) > tol:
+            best = (o_top, o.id, o, True)  # comes down on its edge: it props against it
+    return best
+
+
+def _to_fall(w: World, d: DieRecord, vz: float) -> None:
+    """Came down over the hole: an unsupported die falling at ``vz`` (support.hole_logic)."""
+    d.airborne = False
+    d.z = d.vz = 0.0
+    d.pitch = None
+    d.fall_time = max(w.params.dt, -vz / w.params.gravity)
+    d.shape.filter = die_filter(w, d)
+    w._special = True
+    stacking.after_landing(w, d)
+    w._dirty = True
+
+
+def _land(
+    w: World,
+    d: DieRecord,
+    phi: float,
+    top: float,
+    on: str,
+    under: DieRecord | None,
+    prop: bool,
+    z1: float,
+    vz1: float,
+) -> None:
+    """The lowest edge (or face) reached the surface at ``top``: the landing impact."""
+    p = w.params
+    b = d.body
+    pt = d.pitch
+    zc = top + lift(phi, p)
+    # put the die on the surface with the speed the fall to there gives (no energy made)
+    vz = -math.sqrt(max(0.0, vz1 * vz1 - 2.0 * p.gravity * (zc - z1)))
+    vx, vy = b.velocity
+    e = p.restitution_landing
+    w.events.append(Event(w.time, LAND, (d.id,), {"on": on}))
+    if pt is None or (phi < FLAT_PITCH and pt.rate == 0.0):
+        # flat on its face: the rebound, and friction over the impact's normal impulse
+        if e * -vz < p.hop_min_speed:
+            e = 0.0
+        v = math.hypot(vx, vy)
+        if v > 0.0:
+            keep = max(0.0, v - p.mu_landing * (1.0 + e) * -vz) / v
+            vx, vy = vx * keep, vy * keep
+        vz_out, rate1 = -e * vz, 0.0
+    else:
+        hx, hy = math.cos(pt.heading), math.sin(pt.heading)
+        u = vx * hx + vy * hy
+        rate1, u1, vz_out, vcz = edge_landing(phi, pt.rate, u, vz, e, p.mu_landing, p)
+        if vcz < p.hop_min_speed:
+            rate1, u1, vz_out, vcz = edge_landing(phi, pt.rate, u, vz, 0.0, p.mu_landing, p)
+            vz_out = 0.0
+        rz = 0.5 * p.die_size * (math.cos(phi) + math.sin(phi))
+        # on the surface the body's velocity is the edge's slide (the pitch carries the rest)
+        slide = u1 if vz_out > 0.0 else u1 - rate1 * rz
+        if vz_out <= 0.0:
+            # the pitch's bookkeeping (slide, turn about the edge) must not show more energy
+            # than the flight had (a slipping edge's cross term): scale it back
+            a2 = p.die_size * p.die_size
+            e_in = 0.5 * (u * u + vz * vz) + a2 * pt.rate * pt.rate / 12.0
+            e_out = 0.5 * slide * slide + a2 * rate1 * rate1 / 3.0
+            if e_out > e_in:
+                f = math.sqrt(e_in / e_out)
+                slide, rate1 = slide * f, rate1 * f
+        vx, vy = vx + (slide - u) * hx, vy + (slide - u) * hy
+    b.velocity = (vx, vy)
+    w._current = False
+    w._dirty = True
+    if vz_out > 0.0:  # rebounds: flies on
+        d.z, d.vz = zc, vz_out
+        if pt is not None:
+            d.pitch = Pitch(phi, rate1, pt.side, pt.heading, pt.cause)
+        d.shape.filter = die_filter(w, d)
+        w.events.append(Event(w.time, HOP, (d.id,), {"vz": vz_out}))
+        return
+    d.airborne = False
+    d.vz = 0.0
+    if prop:
+        # came down on another die's edge: it slides down it and rests propped against it
+        # (the drop to the board and the slide's energy are lost on the way)
+        d.z = 0.0
+        d.lean = on
+        d.pitch = None
+        plat = w.board.platform_at(*b.position)
+        d.level = plat.name if plat is not None else None
+        d.shape.filter = die_filter(w, d)
+        w._special = True
+        return
+    d.z = top if under is not None else 0.0
+    d.on_die = under.id if under is not None else None
+    if under is None and on != "board":
+        d.level = on
+        w.events.append(Event(w.time, PLATFORM, (d.id,), {"platform": on, "action": "landed"}))
+    if pt is not None and (phi >= FLAT_PITCH or rate1 > 0.0):
+        d.pitch = Pitch(phi, rate1, pt.side, pt.heading, pt.cause)
+    else:
+        d.pitch = None
+    d.shape.filter = die_filter(w, d)
+    w._special = True
+    stacking.after_landing(w, d)
