@@ -115,25 +115,31 @@ def _wood_pixels(board: BoardSpec, view: View, theme: Theme) -> np.ndarray:
     rim_soft = np.clip((big_r - r) / (0.08 * big_r), 0, 1)
     shade = 1.0 + 0.12 * facing * rim_soft - 0.14 * depth
     rgb = rgb * shade[..., None]
-    # --- the hole: a dark shaft with a lit far wall
+    # --- the hole: a crisp rim (a die at the rim visibly overhangs it), a wall lit on the far side
     hr = board.hole_radius
     if hr > 0:
-        wall = 0.22 * hr  # apparent width of the visible wall
+        px_m = 1.0 / s  # one pixel, m
+        wall = max(0.22 * hr, 3 * px_m)  # apparent width of the visible wall
         # the far wall (away from the light) catches light: shift the dark pit towards the light
         px = xs + _LIGHT[0] * wall * 0.6
         py = ys + _LIGHT[1] * wall * 0.6
         rp = np.hypot(px, py)
-        in_hole = r < hr
+        cover = np.clip((hr - r) / px_m + 0.5, 0, 1)  # the hole's edge, antialiased over a pixel
         pit = np.clip((hr - wall - rp) / (0.3 * hr), 0, 1)  # 0 at the wall, 1 deep down
         wall_t = np.clip((hr - r) / wall, 0, 1)
+        lit = np.clip(ux * _LIGHT[0] + uy * _LIGHT[1], 0, 1)  # the wall facing the light
         rim_c = np.asarray(theme.colour("hole_rim"), dtype=np.float32)
         hole_c = np.asarray(theme.colour("hole"), dtype=np.float32)
-        wall_rgb = rim_c * (1 - 0.55 * wall_t[..., None])
+        wall_rgb = rim_c * ((0.55 + 0.45 * lit) * (1 - 0.6 * wall_t))[..., None]
         hole_rgb = wall_rgb * (1 - pit[..., None]) + hole_c * pit[..., None]
-        rgb = np.where(in_hole[..., None], hole_rgb, rgb)
-        # a darker lip around the hole where the bowl is steepest
-        lip = np.clip(1 - np.abs(r - hr) / (0.25 * hr), 0, 1) * (r >= hr)
-        rgb = rgb * (1 - 0.35 * lip[..., None])
+        rgb = rgb * (1 - cover[..., None]) + hole_rgb * cover[..., None]
+        # the rim itself: a thin worn edge catching the light, then a narrow shadowed lip
+        band = max(1.5 * px_m, 0.07 * hr)
+        out = r - hr
+        edge = np.clip(1 - np.abs(out - 0.5 * band) / band, 0, 1) * (out >= 0)
+        rgb = rgb + (255 - rgb) * (0.35 * edge * (0.4 + 0.6 * (1 - lit)))[..., None]
+        lip = np.clip(1 - np.abs(out - 2.0 * band) / band, 0, 1) * (out >= 0)
+        rgb = rgb * (1 - 0.25 * lip[..., None])
     return np.clip(rgb, 0, 255).astype(np.uint8).transpose(1, 0, 2)
 
 

@@ -20,6 +20,7 @@ from jamsumo_sim.ui.session import Placement, Session
 from jamsumo_sim.ui.theme import Theme
 
 HUMAN = "human"
+UNDO_DEPTH = 20  # shots a practice match can take back (each keeps a clone of the match)
 
 
 class MatchSession(Session):
@@ -41,6 +42,8 @@ class MatchSession(Session):
         self._rounds_seen = len(state.results)
         self._pending_table: Table | None = None
         self.mismatches = 0
+        # practice only: (seat, state before its move, rounds seen, pending table), oldest first
+        self._undo: list[tuple[int | None, Any, int, Table | None]] = []
 
     @property
     def mode(self) -> str:  # type: ignore[override]
@@ -152,6 +155,9 @@ class MatchSession(Session):
         return float(self.state.shot_time)
 
     def commit(self, action: Any, animated: Any | None = None) -> list[str]:
+        if self.practice():
+            saved = (self.to_move(), self.state.clone(), self._rounds_seen, self._pending_table)
+            self._undo = [*self._undo[-(UNDO_DEPTH - 1) :], saved]
         seen = len(self.state.log)
         rounds = len(self.state.results)
         self.state.apply_action(action)
@@ -181,6 +187,36 @@ class MatchSession(Session):
         if n > self._rounds_seen:
             self._rounds_seen = n
             self._pending_table = self._round_table(n - 1)
+
+    # --- undo (practice only: at the table a shot, once made, stays) -------------------------
+    def practice(self) -> bool:
+        """Exact play (``--practice``): no execution noise, and shots may be taken back."""
+        return bool(self.state.noise.exact)
+
+    def can_undo(self) -> bool:
+        return self.practice() and any(self._is_people(seat) for seat, *_ in self._undo)
+
+    def undo(self) -> bool:
+        """Back to before the last move a person made (bots' moves after it go too: otherwise a
+        bot would simply move again); the match state is the clone saved then."""
+        if not self.can_undo():
+            return False
+        while self._undo:
+            seat, state, rounds, table = self._undo.pop()
+            if self._is_people(seat):
+                self.state, self._rounds_seen, self._pending_table = state, rounds, table
+                return True
+        return False  # pragma: no cover - can_undo() saw a person's move
+
+    def why_no_undo(self) -> str:
+        if not self.practice():
+            return f"No undo at the {self.state.noise.name} level: only in practice (--practice)."
+        return "Undo: nothing to take back yet."
+
+    def _is_people(self, seat: int | None) -> bool:
+        # a hot-seat match or a bot-only one: any move; else a human's
+        people = [s for s in range(len(self.seats)) if self.is_human(s)]
+        return seat is not None and (not people or seat in people)
 
     def advance_automatic(self) -> list[str]:
         lines: list[str] = []

@@ -26,6 +26,11 @@ from jamsumo_sim.ui.view import View
 
 CONFIRM_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
 BACK_KEYS = (pygame.K_ESCAPE,)
+SETUP_HELP = (  # the panel's help lines while a set-up is open (no flick: no strike height)
+    "Click a free corner's SUMO area, then drag your dice inside it.",
+    "Enter or Confirm sets up · Esc or right-click chooses the corner again · "
+    "? or F1 all controls · Q quit",
+)
 
 
 @dataclass

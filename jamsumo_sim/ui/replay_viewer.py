@@ -3,8 +3,9 @@
 Space play/pause · Left/Right previous/next shot · Home back to the start · −/+ speed · Q quit; click
 or drag the timeline under the board to jump to any shot.  Before each shot the flicked die and its
 flick (arrow and power) are drawn; the panel lists the shot's events; at the end the final table shows.
-Each shot is animated from the recorded state before it (``state.preview(action)``), so what you see is
-the deterministic physics of the replay file itself.
+Each shot is animated from the recorded state before it with its recorded execution error
+(``state.preview(action, execution)``: at the ``table`` level what the hand did, not what was aimed), so
+what you see is the deterministic physics of the replay file itself.
 """
 
 from __future__ import annotations
@@ -62,6 +63,24 @@ class ReplaySession(MatchSession):
             return None
         return flick_of(self.actions[position], self.params.die_mass)
 
+    def execution(self, position: int) -> Any | None:
+        """Shot ``position``'s recorded execution error (the chance move right after the flick in
+        the history of the state after it), or None for exact play."""
+        before = self.states[position]
+        if before.noise.exact or position + 1 >= len(self.states):
+            return None
+        from jamsumo_sim.turnloop import Action
+
+        n = len(before.history)  # the flick is entry n, its execution error entry n + 1
+        after = self.states[position + 1].history
+        if len(after) > n + 1 and "chance" in after[n + 1]:
+            return Action.from_json(after[n + 1]["chance"])
+        return None
+
+    def shot_world_at(self, position: int) -> Any:
+        """The world of shot ``position`` as it was executed (with its noise), ready to step."""
+        return self.states[position].preview(self.actions[position], self.execution(position))
+
     def shot_events(self, position: int) -> tuple[str, ...]:
         """Shot ``position``'s events in words (its physics run once, then remembered)."""
         if position >= len(self.actions):
@@ -70,7 +89,7 @@ class ReplaySession(MatchSession):
             shown = self.flick_shown(position)
             lines: tuple[str, ...] = ("pass",)
             if shown is not None:
-                world = self.states[position].preview(self.actions[position])
+                world = self.shot_world_at(position)
                 start = len(world.events)
                 world.run_until_rest(float(self.states[position].shot_time))
                 lines = event_lines(shown.die, world.events[start:])
@@ -261,8 +280,7 @@ class ReplayApp(App):
         if self.wait < self.pause_between:
             return
         self.wait = 0.0
-        i = self.session.position
-        world = self.session.states[i].preview(self.session.actions[i])
+        world = self.session.shot_world_at(self.session.position)  # the flick as executed
         self.anim = self._new_animator(world)
 
     def _sync_view(self) -> None:

@@ -140,6 +140,10 @@ class Session:
         """Take the last shot back; False if there is nothing to undo."""
         return False
 
+    def why_no_undo(self) -> str:
+        """One line for the panel when :meth:`undo` refused."""
+        return "Undo is only for free play and practice matches."
+
     def bot_action(self) -> Any:
         """The bot's move for the seat to move, computed here and now (``bot_task()()``)."""
         return self.bot_task()()
@@ -254,6 +258,9 @@ class SandboxSession(Session):
         self._shots -= 1
         self._log.append("Last shot taken back.")
         return True
+
+    def why_no_undo(self) -> str:
+        return "Undo: nothing to take back yet."
 
     def params_max_time(self) -> float:
         return 30.0

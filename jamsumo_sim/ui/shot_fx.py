@@ -3,6 +3,7 @@ saying what was hit.  The App feeds it the Animator each frame; it never steps t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from jamsumo_sim.ui.shot_story import describe
@@ -16,6 +17,16 @@ class ShotFx:
         self.slow = slow or SlowMotion()
         self.start_events = 0
         self.clock = 0.0  # the animation clock (s, scaled by speed): trails age with the shot
+
+    @classmethod
+    def from_settings(cls, fx: Mapping[str, Any]) -> ShotFx:
+        """From the theme's ``[shot_fx]`` section (defaults where a key is missing)."""
+        slow = SlowMotion(
+            bool(fx.get("slow_motion", True)),
+            float(fx.get("slow_factor", 0.3)),
+            float(fx.get("slow_hold", 0.35)),
+        )
+        return cls(Trails(float(fx.get("trail_time", 0.35))), slow)
 
     def start(self, world: Any) -> None:
         self.trails.clear()

@@ -47,3 +47,26 @@ def describe(flicked: str, events: Iterable[Any]) -> str:
 
 def _join(ids: list[str]) -> str:
     return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
+
+
+def with_stories(
+    log: tuple[str, ...], full: list[str], stories: list[tuple[int, str]]
+) -> tuple[str, ...]:
+    """``log`` (the tail of ``full``) with each story line after the lines of its own shot.
+
+    ``stories`` are (length of ``full`` when told, line), in order.
+    """
+    if not stories:
+        return log
+    out: list[str] = []
+    told = iter(stories)
+    nxt = next(told, None)
+    for i, line in enumerate(full):
+        while nxt is not None and nxt[0] <= i:
+            out.append(nxt[1])
+            nxt = next(told, None)
+        out.append(line)
+    while nxt is not None:
+        out.append(nxt[1])
+        nxt = next(told, None)
+    return tuple(out[-max(len(log), 1) - len(stories) :])

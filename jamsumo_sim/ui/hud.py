@@ -1,0 +1,72 @@
+"""What is drawn over the dice: the aim (arrow, power, spread, collision preview), the bot's aim,
+rings round dice a refusal names, the hovered die's id and the strike-height gauge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jamsumo_sim.ui import aim_spread
+from jamsumo_sim.ui.animator import Pose
+from jamsumo_sim.ui.bot_aim import draw_bot_aim
+from jamsumo_sim.ui.die_marks import draw_label, draw_rings, named_dice
+from jamsumo_sim.ui.draw_overlay import draw_aim as draw_aim_arrow
+from jamsumo_sim.ui.gesture import DieSpot, FlickParams, pick_die
+from jamsumo_sim.ui.height_gauge import draw_height_gauge
+from jamsumo_sim.ui.shot_preview import Preview, draw_preview
+from jamsumo_sim.ui.view import View
+
+GAUGE_SIZE = 34  # px: the side view of the die with the finger's height
+GAUGE_FROM_BOTTOM = 70  # px above the board area's bottom edge
+
+
+def draw_aiming(app: Any, view: View, params: FlickParams | None, preview: Preview | None) -> None:
+    """The collision preview, then the aim arrow with its power and the execution spread."""
+    theme = app.theme
+    size = app.session.params.die_size
+    if preview is not None:
+        draw_preview(app.screen, view, preview, size, theme.colour("aim"), theme.colour("warning"))
+    aim = app.aim
+    if aim is None:
+        return
+    p = app.session.params
+    draw_aim_arrow(
+        app.screen,
+        view,
+        theme,
+        aim.die,
+        aim.press,
+        aim.current,
+        params,
+        slide_decel=p.mu_board * p.gravity,
+        board_half=app.session.board.side / 2,
+        refused=bool(app.aim_problem),
+        slide_hint=preview is None,
+    )
+    aim_spread.draw(app.screen, view, theme, app.session, aim.die, params)
+
+
+def draw_marks(app: Any, view: View, poses: list[Pose], seat: int | None) -> None:
+    """The bot's aim, rings round dice a refusal names, the hovered die's id, the height."""
+    size = app.session.params.die_size
+    at = {p.id: (p.x, p.y) for p in poses if p.fade == 0}
+    bot = app.bot_aim
+    if bot is not None and bot.shown is not None and bot.shown.die in at:
+        progress = bot.elapsed / bot.duration if bot.duration > 0 else 1.0
+        x, y = at[bot.shown.die]
+        max_speed = app.session.params.max_launch_speed
+        colour = app.theme.colour("aim")
+        draw_bot_aim(app.screen, view, bot.shown, x, y, size, max_speed, colour, progress)
+    problem = app.aim_problem or (app.message if app.message.startswith("Not allowed") else "")
+    named = named_dice(problem, at) if problem else []
+    draw_rings(app.screen, view, [at[d] for d in named], size, app.theme.colour("warning"))
+    if app.mouse_world is not None and app.aim is None:
+        spots = [DieSpot(d, x, y, 0.0, size) for d, (x, y) in at.items()]
+        hover = pick_die(spots, *app.mouse_world, 0.0)
+        if hover is not None:
+            x, y = at[hover]
+            draw_label(app.screen, view, hover, x, y, size, app.theme.colour("text"))
+    if seat is not None and app.setup_mode.seat is None:  # no flick in a set-up: no height
+        colour = app.theme.dice_colour(app.session.seat_colour_name(seat))
+        rect = app.layout().board_rect
+        corner = (8, rect[1] + rect[3] - GAUGE_FROM_BOTTOM)
+        draw_height_gauge(app.screen, corner, GAUGE_SIZE, app.height, colour, app.keep_height)
