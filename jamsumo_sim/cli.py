@@ -23,6 +23,8 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "jamsumo_sim.replay_cli",  # replay
     "jamsumo_sim.scenario",  # sim
     "jamsumo_sim.calibrate_cli",  # calibrate
+    "jamsumo_sim.sweep.cli",  # sweep
+    "jamsumo_sim.sweep.tournament_cli",  # tournament
 )
 
 

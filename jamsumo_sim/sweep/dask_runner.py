@@ -1,0 +1,129 @@
+"""Running a sweep's chunks on Dask distributed: a LocalCluster on this machine (``workers``
+processes, one thread each, loopback only) or an existing scheduler (``tcp://HOST:8786``, workers
+started with this package installed).
+
+Chunks (:func:`.run.chunks`) go out as tasks of about a second or more each; the results come back
+in any order and are put in grid order, so the output is bit-identical to :func:`.run.run_serial`.
+The numba kernels are loaded (compiled the first time) here before any worker starts: numba's cache
+is not safe to build from many processes at once, and workers then only read it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+from collections.abc import Callable, Iterator
+
+from ..errors import UserError
+from .bounds import EXTRA_HINT
+from .run import SweepResult, assemble, chunks, code_fingerprint, run_cells
+from .spec import SweepSpec, spec_json
+
+CONNECT_TIMEOUT = "3s"  # an unreachable --scheduler fails in seconds, not minutes
+
+
+def warm_kernels() -> None:
+    """Load (or compile and cache) the step kernels in this process, before workers start."""
+    from ..physics import warm_up
+
+    warm_up()
+
+
+def _warm_worker() -> bool:
+    warm_kernels()
+    return True
+
+
+def check_reachable(address: str) -> None:
+    """A tcp:// scheduler that refuses connections fails here at once, before Dask is imported."""
+    if not address.startswith("tcp://"):
+        return
+    host, _, port = address[len("tcp://") :].rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=3.0).close()
+    except (OSError, ValueError) as exc:
+        raise UserError(f"--scheduler {address[:60]}: cannot connect ({exc})") from None
+
+
+@contextlib.contextmanager
+def client_for(workers: int | None = None, scheduler: str | None = None) -> Iterator[object]:
+    """A Dask client: on a new LocalCluster of ``workers`` processes, or on ``scheduler``."""
+    if scheduler is not None:
+        check_reachable(scheduler)
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise UserError(
+            f"--workers/--scheduler need Dask: {EXTRA_HINT} (or use --workers 0)"
+        ) from None
+
+    # Dask logs cluster chatter at INFO to stderr; a command's stderr is for errors only
+    for name in ("distributed", "distributed.nanny", "distributed.scheduler", "distributed.worker"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise UserError(f"--scheduler {scheduler[:60]}: cannot connect ({exc})") from None
+        try:
+            client.run(_warm_worker)
+            yield client
+        finally:
+            client.close()
+        return
+    warm_kernels()
+    cluster = LocalCluster(
+        n_workers=workers or 1,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=":0",  # any free port: two clusters on one machine never clash
+        silence_logs=logging.ERROR,
+    )
+    client = Client(cluster)
+    try:
+        yield client
+    finally:
+        client.close()
+        cluster.close()
+
+
+def worker_count(client) -> int:
+    return max(1, len(client.scheduler_info().get("workers", {})))
+
+
+def run_on(
+    client,
+    spec: SweepSpec,
+    chunk_cells: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SweepResult:
+    """The sweep's chunks as tasks on ``client``; the result in grid order."""
+    from dask.distributed import as_completed
+
+    text = spec_json(spec)
+    code = code_fingerprint()
+    ranges = chunks(spec, worker_count(client), chunk_cells)
+    futures = {client.submit(run_cells, text, a, b, code, pure=False): (a, b) for a, b in ranges}
+
+    def parts():
+        for fut in as_completed(futures):
+            a, b = futures[fut]
+            part = fut.result()
+            if progress is not None:
+                progress((b - a) * spec.repeats)
+            yield (a, b), part
+
+    return assemble(spec, parts())
+
+
+def run_distributed(
+    spec: SweepSpec,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    chunk_cells: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SweepResult:
+    with client_for(workers, scheduler) as client:
+        return run_on(client, spec, chunk_cells, progress)

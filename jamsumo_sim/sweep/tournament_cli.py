@@ -1,0 +1,142 @@
+"""`jamsumo tournament` and `card-games tournament GAME`: a bot line-up plays many matches, seats
+rotated, here or on Dask; a table, a plot and a JSON file of every match (docs/sweep.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .. import __version__
+from ..errors import UserError
+from ..fileio import check_output_path, write_atomic, write_json
+from ..limits import count_arg, seed_arg
+from .bounds import MAX_MATCHES, MAX_WORKERS
+
+if TYPE_CHECKING:
+    from .tournament import TournamentSpec
+
+RESULTS_NAME = "tournament.json"
+PLOT_NAME = "tournament.png"
+
+
+def add_common_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seats", metavar="LIST", help="the bot line-up, comma-separated, one a seat")
+    p.add_argument(
+        "--matches", type=count_arg(1, MAX_MATCHES), default=100, metavar="N", help="default 100"
+    )
+    p.add_argument("--seed", type=seed_arg, default=0, help="0 to 2**64-1 (default 0)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=count_arg(0, MAX_WORKERS),
+        metavar="N",
+        help="worker processes of a local Dask cluster (default 0: this process only)",
+    )
+    where.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler, tcp://HOST:8786")
+    p.add_argument("--out", metavar="DIR", help=f"write {RESULTS_NAME} and {PLOT_NAME} here")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON; no progress bar")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """`jamsumo tournament`."""
+    from ..rules.game import MODES
+    from ..rules.match_cli import add_noise_flags
+
+    p = subparsers.add_parser(
+        "tournament",
+        help="many bot matches, seats rotated: win rates with 95%% CIs and ratings",
+        description="Play a bot line-up against itself many times (Jam, Sumo or JamSumo).",
+    )
+    p.add_argument("--mode", choices=MODES, default="jamsumo", help="default jamsumo")
+    p.add_argument("--rounds", type=int, metavar="N", help="rounds (JamSumo: of each mode)")
+    p.add_argument("--max-turns", type=int, metavar="N", help="turn cap per round")
+    p.add_argument("--board", help="board name or TOML file (default standard)")
+    add_noise_flags(p, default="practice")
+    add_common_flags(p)
+    p.set_defaults(func=run_jamsumo)
+
+
+def run_jamsumo(args: argparse.Namespace) -> int:
+    from ..rules.match_cli import _check_sizes
+    from ..turnloop import get_game
+
+    _check_sizes(args)
+    lineup = _lineup(args.seats, "planner,random")
+    game = get_game(args.mode)
+    params: dict[str, Any] = {"players": len(lineup), "board": args.board or "standard"}
+    if args.max_turns is not None:
+        params["max_turns"] = args.max_turns
+    if args.rounds is not None:
+        params["rounds"] = args.rounds
+    params["noise"] = args.noise or "practice"
+    from .tournament import TournamentSpec
+
+    spec = TournamentSpec(args.mode, lineup, args.matches, args.seed, game.validate_params(params))
+    return run_common(args, spec)
+
+
+def run_cards(args: argparse.Namespace, game: Any) -> int:
+    """`card-games tournament GAME` (card_games.cli hands over the resolved game)."""
+    bots = game.bots()
+    lineup = _lineup(args.seats, "smart,random" if "smart" in bots else "random,random")
+    params = game.default_params(len(lineup), args.variant)
+    params = game.validate_params({**params, "players": len(lineup)})
+    from .tournament import TournamentSpec
+
+    return run_common(args, TournamentSpec(game.name, lineup, args.matches, args.seed, params))
+
+
+def _lineup(text: str | None, default: str) -> tuple[str, ...]:
+    names = tuple(s.strip() for s in (default if text is None else text).split(",") if s.strip())
+    if not names or len(names) > 16:
+        raise UserError("--seats must list 1 to 16 bots, comma-separated")
+    return names
+
+
+def run_common(args: argparse.Namespace, spec: TournamentSpec) -> int:
+    from .cli import check_scheduler
+    from .tournament import check, plot, summarise, table
+
+    check_scheduler(args.scheduler)
+    check(spec)
+    folder = Path(args.out) if args.out else None
+    if folder is not None:
+        check_output_path(folder / RESULTS_NAME, "tournament results")
+    records = _play(spec, args)
+    summary = summarise(spec, records)
+    if folder is not None:
+        write_json(
+            folder / RESULTS_NAME,
+            {**summary, "program_version": __version__, "spec": spec.to_json(), "records": records},
+            "tournament results",
+        )
+        write_atomic(folder / PLOT_NAME, plot(summary), "tournament plot")
+    if args.json:
+        sys.stdout.write(json.dumps(summary) + "\n")
+    else:
+        print(table(summary))
+        if summary["unfinished"]:
+            print(f"({summary['unfinished']} matches hit the move cap and are not counted)")
+    return 0
+
+
+def _play(spec: TournamentSpec, args: argparse.Namespace) -> list[dict[str, Any]]:
+    from tqdm import tqdm
+
+    from .tournament import run_tournament
+
+    def bar():
+        return tqdm(total=spec.matches, unit="match", disable=args.json, file=sys.stderr)
+
+    if not args.workers and args.scheduler is None:
+        with bar() as progress:
+            return run_tournament(spec, None, progress.update)
+    from .dask_runner import client_for
+
+    workers = args.workers or os.cpu_count() or 1
+    with client_for(workers, args.scheduler) as client, bar() as progress:
+        return run_tournament(spec, client, progress.update)
