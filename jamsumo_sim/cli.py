@@ -25,6 +25,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "jamsumo_sim.calibrate_cli",  # calibrate
     "jamsumo_sim.sweep.cli",  # sweep
     "jamsumo_sim.sweep.tournament_cli",  # tournament
+    "jamsumo_sim.export.cli",  # export (issue 23)
 )
 
 
