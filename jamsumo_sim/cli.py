@@ -23,6 +23,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "jamsumo_sim.replay_cli",  # replay
     "jamsumo_sim.scenario",  # sim
     "jamsumo_sim.calibrate_cli",  # calibrate
+    "jamsumo_sim.video.cli",  # markers, track
     "jamsumo_sim.sweep.cli",  # sweep
     "jamsumo_sim.sweep.tournament_cli",  # tournament
     "jamsumo_sim.export.cli",  # export (issue 23)
