@@ -6,12 +6,15 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from card_games.registry import CARD_GAMES, resolve
+from card_games.terminal.display import TableDisplay, builder
+from card_games.terminal.table import look_for
 from jamsumo_sim import __version__
 from jamsumo_sim.cli import OneLineParser
 from jamsumo_sim.errors import UserError
@@ -28,8 +31,15 @@ from jamsumo_sim.turnloop.recording import (
 )
 
 
-def build_agents(game: Game, players: int, seats: str | None, interactive: bool) -> list[Agent]:
-    """Agents from a comma-separated seat list (``human``, ``random``, ``smart``, …)."""
+def build_agents(
+    game: Game,
+    players: int,
+    seats: str | None,
+    interactive: bool,
+    display: TableDisplay | None = None,
+) -> list[Agent]:
+    """Agents from a comma-separated seat list (``human``, ``random``, ``smart``, …); people
+    see the table ``display`` draws (default: the game's plain ``render``)."""
     bots = game.bots()
     if seats is None:
         default_bot = "smart" if "smart" in bots else "random"
@@ -43,7 +53,8 @@ def build_agents(game: Game, players: int, seats: str | None, interactive: bool)
     hot_seat = names.count("human") > 1
     for seat, name in enumerate(names):
         if name == "human":
-            agents.append(ConsoleAgent(seat, game, handover=hot_seat))
+            show = display.show if display is not None else None
+            agents.append(ConsoleAgent(seat, game, handover=hot_seat, show_table=show))
         elif name in bots:
             agents.append(bots[name](seat, game))
         else:
@@ -125,6 +136,7 @@ def run_match(
     state: State | None,
     record: Path | None,
     as_json: bool,
+    display: TableDisplay,
 ) -> int:
     humans = any(a.is_human for a in agents)
     names = seat_names(agents)
@@ -132,6 +144,9 @@ def run_match(
 
     def on_event(event: MatchEvent) -> None:
         if as_json:
+            return
+        if humans:  # people see each event once, in the table at their next prompt
+            display.record(event.log)
             return
         for entry in event.log:
             if entry.visible_to(None):  # the shared screen shows public lines only
@@ -155,6 +170,7 @@ def run_match(
         return 0
     summary = result_summary(result.state)
     if as_json:
+        report = builder(game).report(result.state)
         out = {
             "game": game.name,
             "players": result.state.num_players,
@@ -162,14 +178,18 @@ def run_match(
             "variant": result.state.params.get("variant"),
             **summary,
             "end": result.state.end_code(),
+            "breakdown": report["breakdown"],
+            "reveal": report["reveal"],
         }
         print(json.dumps(out))
     else:
-        if humans:
-            print(game.render(result.state.observation(None), None))
+        if humans:  # the last table for everyone: hidden cards face up, scores part by part
+            print(display.end(result.state))
         scores = ", ".join(f"seat {s} ({names[s]}): {v:g}" for s, v in enumerate(summary["scores"]))
         winners = " and ".join(f"seat {s}" for s in summary["winner"])
-        print(f"{game.title}: {scores}. Winner: {winners} after {summary['turns']} turns.")
+        line = f"{game.title}: {scores}. Winner: {winners} after {summary['turns']} turns."
+        # at a person's terminal the line fits its width like the tables; a log keeps one line
+        print(textwrap.fill(line, display.look.width) if humans else line)
     return 0
 
 
@@ -201,15 +221,23 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def make_display(game: Game, args: argparse.Namespace) -> TableDisplay:
+    """The table people see: plain when asked or piped; JumbleJack's memory aid on ``--aid``."""
+    if args.aid and game.name != "jumblejack":
+        raise UserError(f"--aid: only JumbleJack has a memory aid, not {game.title}")
+    return TableDisplay(game, look_for(sys.stdout, plain=args.plain, aid=args.aid))
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     game = resolve(args.game)
     params = game.validate_params(
         {"players": args.players, "variant": args.variant or game.variants[0]}
     )
-    agents = build_agents(game, args.players, args.seats, interactive=sys.stdin.isatty())
+    display = make_display(game, args)
+    agents = build_agents(game, args.players, args.seats, sys.stdin.isatty(), display)
     humans = any(a.is_human for a in agents)
     record = check_save_paths(game, args.record, humans, resumed=False)
-    return run_match(game, agents, args.seed, params, None, record, args.json)
+    return run_match(game, agents, args.seed, params, None, record, args.json, display)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -217,13 +245,14 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if state.is_terminal():
         raise UserError(f"{args.file}: this match is already finished; use 'card-games replay'")
     seats = args.seats if args.seats else ",".join(data["seats"])
-    agents = build_agents(state.game, state.num_players, seats, interactive=sys.stdin.isatty())
+    display = make_display(state.game, args)
+    agents = build_agents(state.game, state.num_players, seats, sys.stdin.isatty(), display)
     # resuming updates the file resumed from (also when --record names it); --record elsewhere
     # leaves it as it was
     target = args.record if args.record is not None else args.file
     record = check_save_paths(state.game, target, False, resumed=args.record is None)
     print(f"Resuming {state.game.title} after {len(state.history)} moves.", file=sys.stderr)
-    return run_match(state.game, agents, state.seed, None, state, record, args.json)
+    return run_match(state.game, agents, state.seed, None, state, record, args.json, display)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -251,6 +280,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_display_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="tables without colour (also so whenever the output is not a terminal)",
+    )
+    p.add_argument(
+        "--aid",
+        action="store_true",
+        help="JumbleJack: list every earlier statement (default: only the top cards, as at a table)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="card-games",
@@ -270,6 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant")
     p.add_argument("--record", help="write the finished (or saved) game to this JSON file")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    add_display_flags(p)
     p.set_defaults(func=cmd_play)
 
     r = sub.add_parser("replay", help="show a recorded game, or --verify that it re-plays exactly")
@@ -282,7 +325,23 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seats", help="replace the recorded seats (comma-separated)")
     s.add_argument("--record", help="where to save (default: the file resumed from)")
     s.add_argument("--json", action="store_true")
+    add_display_flags(s)
     s.set_defaults(func=cmd_resume)
+
+    # `card-games tournament GAME` (jamsumo_sim.sweep, issue 20): bot line-ups, seats rotated
+    from jamsumo_sim.sweep.tournament_cli import add_common_flags, run_cards
+
+    t = sub.add_parser("tournament", help="many bot games, seats rotated: win rates and ratings")
+    t.add_argument("game", help=f"one of: {', '.join(CARD_GAMES)}")
+    t.add_argument("--variant")
+    add_common_flags(t)
+    t.set_defaults(func=lambda args: run_cards(args, resolve(args.game)))
+
+    # `card-games export RECORD --out game.html` (card_games/export.py, issue 23)
+    from card_games.export import register as register_export
+
+    register_export(sub)
+
     return parser
 
 

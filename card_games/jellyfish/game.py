@@ -85,8 +85,13 @@ class JellyfishGame(Game):
 
         return {"random": RandomAgent, "smart": SmartAgent}
 
+    def input_helper(self) -> Any:
+        from card_games.terminal.input import CardInput
+
+        return CardInput.for_game(self)
+
     def render(self, observation: Mapping[str, Any], seat: int | None) -> str:
         from card_games.jellyfish.render import render
+        from card_games.terminal.table import Look
 
-        deck = self.decks.get(str(observation.get("variant")), self.deck)
-        return render(deck, observation, seat)
+        return render(self, observation, seat, Look())

@@ -1,50 +1,129 @@
-"""The text view a terminal player sees: every table, the pile, what is being given, recent log."""
+"""The Jelly Fish Toast & Jam table: one row per seat (sets, face-up cards, partial sets), the
+pile, what is being given away, and the events since the viewer last looked; the end report."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
 
 from card_games.jellyfish.cards import Deck
+from card_games.terminal.table import (
+    RECENT_EVENTS,
+    Look,
+    events,
+    heading,
+    seat_name,
+    table,
+    to_text,
+)
 
-RECENT_LINES = 12
+if TYPE_CHECKING:
+    from card_games.jellyfish.game import JellyfishGame
+    from card_games.jellyfish.state import JellyfishState
+
+# What each step of a turn asks for, in a person's words.
+STEP_WORDS = {
+    "deal": "deal",
+    "draw": "draw",
+    "steal": "steal or skip",
+    "cover": "cover or skip",
+    "give": "give a card away",
+    "cover_draw": "draw a Cover card",
+}
+DECIDED_BY = (
+    "3 completed sets win at once; if the pile runs out, most sets, then most face-up cards"
+)
 
 
 def _partial(deck: Deck, entry: Mapping[str, Any]) -> str:
     text = f"{deck.label(entry['kind'])} x{entry['cards']}"
     if entry["covered"]:
         cover = entry.get("cover")
-        text += f" [covered by {deck.label(cover)}]" if cover else " [covered by a face-down card]"
+        text += f" [covered: {deck.label(cover)}]" if cover else " [covered]"
     return text
 
 
-def render(deck: Deck, obs: Mapping[str, Any], seat: int | None) -> str:
-    lines = [
-        f"Jelly Fish Toast & Jam — {obs['players']} players, sets of {obs['set_size']}, "
-        f"first to {obs['sets_to_win']} sets wins"
-    ]
-    bottom = obs.get("pile_bottom") or []
-    pile = f"Draw pile: {obs['pile']} cards"
-    if bottom:
-        pile += f" (known at the bottom: {', '.join(deck.label(c) for c in bottom)})"
+def deck_of(game: JellyfishGame, obs: Mapping[str, Any]) -> Deck:
+    return game.decks.get(str(obs.get("variant")), game.deck)
+
+
+def build(
+    game: JellyfishGame,
+    obs: Mapping[str, Any],
+    seat: int | None,
+    look: Look,
+    recent: Sequence[str],
+    earlier: int = 0,
+    new: bool = True,
+) -> RenderableType:
+    deck = deck_of(game, obs)
+    to_move = None if obs["over"] else obs["active"]
     if obs["over"]:
         winners = " and ".join(f"seat {s}" for s in obs["winners"])
-        lines.append(f"Game over ({obs['end_reason']}). Winner: {winners}. {pile}.")
+        status = f"Game over ({obs['end_reason']}). Winner: {winners}."
     else:
-        lines.append(
-            f"Turn {obs['turn']}: seat {obs['active']} plays (step: {obs['step']}). {pile}."
+        step = STEP_WORDS.get(str(obs["step"]), str(obs["step"]))
+        status = f"Turn {obs['turn']}: seat {obs['active']} plays, step: {step}."
+    head = heading(
+        f" Jelly Fish Toast & Jam - {obs['players']} players, sets of {obs['set_size']}, "
+        f"first to {obs['sets_to_win']} sets wins ",
+        look,
+    )
+    pile = f"Draw pile: {obs['pile']} cards"
+    bottom = obs.get("pile_bottom") or []
+    if bottom:
+        pile += f" (known at the bottom: {', '.join(deck.label(c) for c in bottom)})"
+    rows = table(look, "seat", "sets", "face-up", "completed sets", "partial sets (one a line)")
+    for s, t in enumerate(obs["tables"]):
+        face_up = sum(e["cards"] for e in t["partial"])
+        rows.add_row(
+            seat_name(s, seat, to_move),
+            f"{len(t['sets'])}/{obs['sets_to_win']}",
+            str(face_up),
+            "\n".join(deck.label(k) for k in t["sets"]) or "none",
+            "\n".join(_partial(deck, e) for e in t["partial"]) or "no cards",
         )
-    for s, table in enumerate(obs["tables"]):
-        who = f"Seat {s}{' (you)' if s == seat else ''}"
-        sets = ", ".join(deck.label(k) for k in table["sets"]) or "none"
-        partial = "; ".join(_partial(deck, e) for e in table["partial"]) or "no cards"
-        lines.append(f"  {who}: sets {len(table['sets'])} [{sets}] | {partial}")
+    parts: list[RenderableType] = [head, Text(status), Text(pile + "."), rows]
     giving = obs.get("giving")
     if giving:
         card = deck.label(giving["card"]) if giving["card"] else "a Cover card only they have seen"
-        lines.append(f"Seat {giving['seat']} must give away {card}.")
-    recent = obs["log"][-RECENT_LINES:]
-    if recent:
-        lines.append("Recent:")
-        lines.extend(f"  {line}" for line in recent)
-    return "\n".join(lines)
+        parts.append(Text(f"Seat {giving['seat']} must give away {card}."))
+    parts.append(
+        Text(
+            "sets: completed / needed to win. face-up: cards in partial sets (the tie-break). "
+            "[covered]: a face-down Cover card lies on that set (named once it is known)."
+        )
+    )
+    parts.append(events(recent, look, earlier, new))
+    return Group(*parts)
+
+
+def render(game: JellyfishGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
+    return to_text(build(game, obs, seat, look, list(obs["log"])[-RECENT_EVENTS:], 0, False), look)
+
+
+def report(state: JellyfishState) -> dict[str, Any]:
+    """Sets and face-up counts per seat; every face-down Cover card and the pile left."""
+    full = state.full_state()
+    deck = state.deck
+    breakdown, reveal = [], []
+    for s in range(state.num_players):
+        sets, face_up = state.ranking_key(s)
+        breakdown.append({"seat": s, "sets": sets, "face-up cards": face_up, "total": sets})
+        covers = full["covers"][s].items()
+        reveal.append(
+            {
+                "seat": s,
+                "cover cards": [f"{deck.label(c['card'])} on {deck.label(k)}" for k, c in covers],
+                "completed sets": [deck.label(k) for k in full["completed"][s]],
+            }
+        )
+    return {
+        "decided_by": DECIDED_BY,
+        "winners": state.winners(),
+        "breakdown": breakdown,
+        "reveal": reveal,
+    }

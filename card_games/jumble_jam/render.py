@@ -1,32 +1,51 @@
-"""The terminal view of one seat's Jumble Jam observation (public table, own hand, recent log)."""
+"""The Jumble Jam table: the oven layout with its jars, the orders, one row per seat (coins,
+exact orders, jars left, hand size, tokens) and the events since the viewer last looked; the
+end report (coins per order, every hand revealed)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
 
 from card_games.jumble_jam.grid import grid
+from card_games.terminal.table import (
+    RECENT_EVENTS,
+    Look,
+    events,
+    heading,
+    seat_name,
+    table,
+    to_text,
+)
 
-LOG_LINES = 12
+if TYPE_CHECKING:
+    from card_games.jumble_jam.game import JumbleJamGame
+    from card_games.jumble_jam.state import JumbleJamState
+
+# Widest a card cell of the oven gets ("1 croissant" fits); narrower when the terminal is.
+CELL_WIDTH = 14
+DECIDED_BY = "most coins; a tie goes to the most exact orders"
 
 
 def _order_text(order: Mapping[str, Any]) -> str:
-    wants = " + ".join(f"{n} {t}" for t, n in order["needs"].items())
-    return f"{order['id']}: {wants}  (exact {order['exact']} / waste {order['waste']} coins)"
+    return " + ".join(f"{n} {t}" for t, n in order["needs"].items())
 
 
-def _layout_lines(obs: Mapping[str, Any]) -> list[str]:
+def _layout_lines(obs: Mapping[str, Any], look: Look) -> list[str]:
     g = grid(obs["columns"], obs["rows"])
     layout = obs["layout"]
     jars = obs["jars"]
-    width = 14
+    width = max(8, min(CELL_WIDTH, (look.width - 8) // g.columns - 3))
     lines = ["       " + "".join(f"{chr(ord('A') + c):^{width}}   " for c in range(g.columns))]
     for r in range(g.rows):
         cells, below = [], []
         for c in range(g.columns):
             s = g.slot(c, r)
-            cells.append(f"[{layout[s] or '':^{width - 2}}]")
+            cells.append(f"[{(layout[s] or '')[: width - 2]:^{width - 2}}]")
             right = (
                 jars.get(f"{g.slot_names[s]}|{g.slot_names[g.slot(c + 1, r)]}")
                 if c + 1 < g.columns
@@ -41,56 +60,118 @@ def _layout_lines(obs: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def render(obs: Mapping[str, Any], seat: int | None) -> str:
+def _status(obs: Mapping[str, Any]) -> str:
+    if obs["over"]:
+        return f"Game over: {obs['end_reason']}."
+    who = f"seat {obs['to_move']} to move" if obs["to_move"] is not None else "dealing"
+    return f"Round {obs['round']}, {obs['phase']}: {who}."
+
+
+def build(
+    game: JumbleJamGame,
+    obs: Mapping[str, Any],
+    seat: int | None,
+    look: Look,
+    recent: Sequence[str],
+    earlier: int = 0,
+    new: bool = True,
+) -> RenderableType:
     n = obs["players"]
-    out = [
-        f"=== Jumble Jam — round {obs['round']}, {obs['phase']}"
-        + (f" ({obs['variant']})" if obs["variant"] != "standard" else "")
-        + " ===",
-        f"Proactive Grandchild (places first): seat {obs['first_player']}; "
-        f"Efficient Grandchild (fills first): seat {obs['efficient']}",
-        f"Grandma's die: {obs['die'] or '—'}"
-        + ("  (only exact orders this round)" if obs["die"] == "grandma" else ""),
-        "",
-        "Oven ↓ (jars: the seat number between two cards)",
-        *_layout_lines(obs),
-        "",
-        "Orders on display:",
-        *[f"  {_order_text(o)}" for o in obs["orders"]],
-        f"Orders deck: {obs['orders_deck']}   Pastry deck: {obs['pastry_deck']}   "
-        f"Discard pile: {len(obs['discard'])}",
-        "",
+    variant = f" ({obs['variant']})" if obs["variant"] != "standard" else ""
+    die = obs["die"] or "-"
+    parts: list[RenderableType] = [
+        heading(f" Jumble Jam{variant} - {n} players ", look),
+        Text(_status(obs)),
+        Text(
+            f"Proactive Grandchild (places first): seat {obs['first_player']}; "
+            f"Efficient Grandchild (fills first): seat {obs['efficient']}; Grandma's die: {die}"
+            + (" (only exact orders this round)" if obs["die"] == "grandma" else "")
+        ),
+        Text("Oven (top) - a number between two cards is the seat whose jar sits there"),
+        Text("\n".join(_layout_lines(obs, look))),
     ]
+    orders = table(look, "order", "needs", "exact pays", "waste pays", title="Orders on display")
+    for o in obs["orders"]:
+        orders.add_row(o["id"], _order_text(o), f"{o['exact']} coins", f"{o['waste']} coins")
+    parts.append(orders)
+    parts.append(
+        Text(
+            f"Orders deck: {obs['orders_deck']}   Pastry deck: {obs['pastry_deck']}   "
+            f"Discard pile: {len(obs['discard'])}"
+        )
+    )
+    jars_each = game.catalog.jars_per_player
+    to_win = game.catalog.exact_orders_to_win
+    seats = table(look, "seat", "coins", "exact", "jars left", "hand", "tokens", "orders filled")
     for s in range(n):
-        done = ", ".join(
-            f"{c['order']}{'' if c['exact'] else ' (waste)'}" for c in obs["completed"][s]
-        )
-        extras = []
+        tokens = []
         if obs["token_type"][s]:
-            extras.append(f"{obs['pastry_tokens'][s]} {obs['token_type'][s]} tokens")
+            tokens.append(f"{obs['pastry_tokens'][s]} {obs['token_type'][s]}")
         if obs["kitty_tokens"][s]:
-            extras.append(f"{obs['kitty_tokens'][s]} Kitty token")
-        you = " (you)" if s == seat else ""
-        size = obs["hand_sizes"][s]
-        out.append(
-            f"seat {s}{you}: {obs['coins'][s]} coins, {size} card{'' if size == 1 else 's'} in hand"
-            + (f", {', '.join(extras)}" if extras else "")
-            + (f"; orders: {done}" if done else "")
+            tokens.append(f"{obs['kitty_tokens'][s]} Kitty")
+        done = ", ".join(
+            f"{c['order']} {c['coins']}{'' if c['exact'] else ' (waste)'}"
+            for c in obs["completed"][s]
         )
+        seats.add_row(
+            seat_name(s, seat, obs["to_move"]),
+            str(obs["coins"][s]),
+            f"{obs['exact_orders'][s]}/{to_win}",
+            f"{jars_each - obs['jars_placed'][s]}/{jars_each}",
+            str(obs["hand_sizes"][s]),
+            ", ".join(tokens) or "-",
+            done or "-",
+        )
+    parts.append(seats)
+    parts.append(
+        Text(
+            "exact: orders filled exactly / needed to end the game. "
+            "orders filled: order and the coins it paid."
+        )
+    )
     if seat is not None and obs["hand"] is not None:
         counts = Counter(obs["hand"])
         hand = ", ".join(f"{k} ×{c}" if c > 1 else k for k, c in sorted(counts.items()))
-        out.append(f"Your hand: {hand or 'empty'}")
+        parts.append(Text(f"Your hand: {hand or 'empty'}   (a card's number is its pastries)"))
     if obs["building"]:
         b = obs["building"]
         added = ", ".join(f"{k} as {t}" if not k.endswith(t) else k for k, t in b["cards"])
         still = ", ".join(f"{v} {t}" for t, v in b["remaining"].items())
-        out.append(
-            f"Filling {b['order']} (seat {b['seat']}): added {added or 'nothing'}; still needs {still}"
+        parts.append(
+            Text(
+                f"Filling {b['order']} (seat {b['seat']}): added {added or 'nothing'}; "
+                f"still needs {still or 'nothing'}"
+            )
         )
-    if obs["over"]:
-        out.append(f"Game over: {obs['end_reason']}.")
-    out.append("")
-    out.append("Recent log:")
-    out.extend(f"  {line}" for line in obs["log"][-LOG_LINES:])
-    return "\n".join(out)
+    parts.append(events(recent, look, earlier, new))
+    return Group(*parts)
+
+
+def render(game: JumbleJamGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
+    return to_text(build(game, obs, seat, look, list(obs["log"])[-RECENT_EVENTS:], 0, False), look)
+
+
+def report(state: JumbleJamState) -> dict[str, Any]:
+    """Coins order by order and every hand, face up."""
+    full = state.full_state()
+    cards = state.game.catalog.cards
+    breakdown, reveal = [], []
+    for s in range(state.num_players):
+        done = full["completed"][s]
+        breakdown.append(
+            {
+                "seat": s,
+                "orders": [
+                    f"{c['order']} {'exact' if c['exact'] else 'waste'} {c['coins']}" for c in done
+                ],
+                "exact orders": sum(1 for c in done if c["exact"]),
+                "total": full["coins"][s],
+            }
+        )
+        reveal.append({"seat": s, "hand": sorted(cards[c].kind for c in full["hands"][s])})
+    return {
+        "decided_by": DECIDED_BY,
+        "winners": state.winners(),
+        "breakdown": breakdown,
+        "reveal": reveal,
+    }

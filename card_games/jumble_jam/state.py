@@ -11,7 +11,7 @@ Grandchild cards pass left when the round ends.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -108,14 +108,29 @@ def kitty_action(victim: int, token: bool) -> Action:
     return Action(name, (("token", token), ("victim", victim)))
 
 
+# Hands whose fillable orders are remembered (see CatalogTables.can_fill): under 10 MB.
+_HANDS_REMEMBERED = 1 << 14
+
+
 @dataclass(frozen=True)
 class CatalogTables:
     """What the rules look up all game long, made once per catalog: each order's fill action
-    and log label by order id, and the ids of the Kitty cards."""
+    and log label by order id, the ids of the Kitty cards, and which orders a hand can fill."""
 
     fills: dict[str, Action]
     labels: dict[str, str]
     kitties: frozenset[str]
+    # (hand, token type, tokens, exact only) -> {order id: can fill}, answered on first ask: a
+    # seat is asked at every turn of a round, and its hand and the display rarely change between
+    can_fill: dict[tuple[Any, ...], dict[str, bool]] = field(default_factory=dict)
+
+    def answers_for(self, key: tuple[Any, ...]) -> dict[str, bool]:
+        answers = self.can_fill.get(key)
+        if answers is None:
+            if len(self.can_fill) >= _HANDS_REMEMBERED:
+                self.can_fill.clear()
+            answers = self.can_fill[key] = {}
+        return answers
 
 
 # keyed by id(): a Catalog holds dicts, so it cannot be hashed; the entry keeps it alive
@@ -161,14 +176,14 @@ def _copy_turns(turns: TurnTracker) -> TurnTracker:
 
 def _strict_majority(seats: list[int]) -> int | None:
     """The seat holding more of ``seats`` than any other, or None (no seats, or a tie)."""
-    if len(seats) <= 1:
-        return seats[0] if seats else None
-    if 2 * seats.count(seats[0]) > len(seats):  # the usual case: an outright majority
-        return seats[0]
-    tally = {seat: seats.count(seat) for seat in set(seats)}
-    most = max(tally.values())
-    leaders = [seat for seat, count in tally.items() if count == most]
-    return leaders[0] if len(leaders) == 1 else None
+    best, most, tied = None, 0, False
+    for seat in set(seats):
+        count = seats.count(seat)
+        if count > most:
+            best, most, tied = seat, count, False
+        elif count == most:
+            tied = True
+    return None if tied else best
 
 
 class JumbleJamState(State):
@@ -409,11 +424,20 @@ class JumbleJamState(State):
 
     def _fill_actions(self, seat: int) -> list[Action]:
         """The orders on display that ``seat`` could fill, as actions in display order."""
-        pieces = self._pieces(seat)
         exact = self.exact_only()
-        orders = self.cat.orders
+        hand = (tuple(self.hands[seat]), self.token_type[seat], self.pastry_tokens[seat], exact)
+        answers = self._tables.answers_for(hand)
+        pieces = None
         fills = self._tables.fills
-        return [fills[oid] for oid in self.display if pieces.can_cover(orders[oid].needs, exact)]
+        acts = []
+        for oid in self.display:
+            can = answers.get(oid)
+            if can is None:
+                pieces = pieces or self._pieces(seat)
+                can = answers[oid] = pieces.can_cover(self.cat.orders[oid].needs, exact)
+            if can:
+                acts.append(fills[oid])
+        return acts
 
     def _build_actions(self, seat: int) -> list[Action]:
         remaining = self.remaining_needs()

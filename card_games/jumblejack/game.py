@@ -46,7 +46,13 @@ class JumbleJackGame(Game):
 
         return {"random": RandomAgent, "smart": SmartAgent}
 
+    def input_helper(self) -> Any:
+        from card_games.terminal.input import CardInput
+
+        return CardInput.for_game(self)
+
     def render(self, observation: Mapping[str, Any], seat: int | None) -> str:
         from card_games.jumblejack.render import render
+        from card_games.terminal.table import Look
 
-        return render(observation, seat)
+        return render(self, observation, seat, Look())

@@ -1,11 +1,48 @@
-"""The terminal view of one seat's observation (only what that seat may know)."""
+"""The JumbleJack table: the Doll, one row per seat (Rings, cards, the top card, tokens) and the
+events since the viewer last looked; the end report (every secret pirate and token revealed).
+
+The rulebook shows only the top card of each stack: players remember earlier statements. That is
+the default here; ``look.aid`` (``--aid``) adds every earlier statement, as a memory aid.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-RECENT_LOG_LINES = 12
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from card_games.terminal.table import (
+    RECENT_EVENTS,
+    Look,
+    events,
+    heading,
+    seat_name,
+    table,
+    to_text,
+)
+
+if TYPE_CHECKING:
+    from card_games.jumblejack.game import JumbleJackGame
+    from card_games.jumblejack.state import JumbleJackState
+
+# What each stage asks for, in a person's words.
+STAGE_WORDS = {
+    "setup": "set-up",
+    "declare": "each player makes a statement",
+    "point": "JumbleJACK! everyone points at a player",
+    "tie": "the Doll holder breaks a tie",
+    "dress": "the Doll holder changes the Doll",
+    "respond": "the target answers (match, mismatch or a token)",
+    "final_dress": "final ritual: dress the Doll",
+    "final_cast": "final ritual: the curse",
+    "over": "game over",
+}
+DECIDED_BY = (
+    "an exact match curses that player and everyone else wins; "
+    "otherwise the final ritual names one sole winner"
+)
 
 
 def _outfit(worn: list[str] | None) -> str:
@@ -17,63 +54,139 @@ def _outfit(worn: list[str] | None) -> str:
 def _statement(d: Mapping[str, Any]) -> str:
     verb = "has" if d["has"] else "has no"
     mark = " (Disguise)" if d["kind"] == "disguise" else ""
-    return f"{verb} {d['accessory']}{mark}"
+    return f"r{d['round']}: {verb} {d['accessory']}{mark}"
 
 
-def render(obs: Mapping[str, Any], seat: int | None) -> str:
-    lines: list[str] = []
-    who = "spectator" if seat is None else f"seat {seat}"
-    lines.append(
-        f"== JumbleJack — {who} — round {obs['round']}, {obs['centre_rings']} Rings in the centre =="
-    )
-    lines.append(
-        f"Doll: {_outfit(obs['doll'])}   held by seat {obs['doll_holder']}"
-        f"   (set-up pirate: {_outfit(obs['doll_card'])})"
-    )
+def _to_act(obs: Mapping[str, Any]) -> tuple[str, int | list[int] | None]:
+    to_act = obs["to_act"]
+    if isinstance(to_act, list):  # everyone at once (JumbleJACK!: pointing)
+        return "seats " + ", ".join(str(s) for s in to_act) + " to act", list(to_act)
+    if isinstance(to_act, int) and to_act >= 0:
+        return f"seat {to_act} to act", to_act
+    return "", None
+
+
+def build(
+    game: JumbleJackGame,
+    obs: Mapping[str, Any],
+    seat: int | None,
+    look: Look,
+    recent: Sequence[str],
+    earlier: int = 0,
+    new: bool = True,
+) -> RenderableType:
+    who, to_move = _to_act(obs)
+    stage = STAGE_WORDS.get(obs["stage"], obs["stage"])
+    status = f"Round {obs['round']}: {stage}" + (f"; {who}" if who else "") + "."
+    parts: list[RenderableType] = [
+        heading(f" JumbleJack - {obs['players']} players ", look),
+        Text(status),
+        Text(
+            f"Doll: {_outfit(obs['doll'])} - held by seat {obs['doll_holder']} "
+            f"(set-up pirate: {_outfit(obs['doll_card'])}). "
+            f"Rings left in the centre: {obs['centre_rings']}."
+        ),
+    ]
     if obs.get("my_pirate"):
-        lines.append(f"Your secret pirate: {_outfit(obs['my_pirate']['wears'])}")
+        parts.append(Text(f"Your secret pirate: {_outfit(obs['my_pirate']['wears'])}"))
     if obs.get("my_token"):
         token = obs["my_token"]
         state = "used" if token["used"] else "unused"
-        lines.append(f"Your Piece of Eight: {token['name']} ({token['kind']}, {state})")
-    lines.append("Players:")
+        parts.append(Text(f"Your Piece of Eight: {token['name']} ({token['kind']}, {state})"))
     said: dict[int, list[str]] = {}
     for d in obs["declarations"]:
         said.setdefault(d["seat"], []).append(_statement(d))
+    columns = ["seat", "Rings", "cards", "top card (its statement)", "tags"]
+    if look.aid:
+        columns.append("every statement (memory aid)")
+    rows = table(look, *columns)
     for s in range(obs["players"]):
         tags = []
         if s == obs["doll_holder"]:
             tags.append("Doll")
         if s == obs["first_player"]:
             tags.append("First Player")
+        if s == obs["target"] and obs["stage"] != "over":
+            tags.append("target")
         if str(s) in obs["tokens_used"]:
             tags.append(f"used {obs['tokens_used'][str(s)]['name']}")
-        if s == seat:
-            tags.append("you")
+        if str(s) in obs["revealed"]:
+            tags.append(f"revealed: {_outfit(obs['revealed'][str(s)]['wears'])}")
         stack = obs["stacks"][s]
         top = stack["top"]
         top_text = (
-            f"top card {'brown' if top['has'] else 'red'} {top['accessory']}" if top else "no cards"
+            f"{'brown' if top['has'] else 'red'}: {'has' if top['has'] else 'has no'} "
+            f"{top['accessory']}"
+            if top
+            else "no cards"
         )
-        tag_text = f" [{', '.join(tags)}]" if tags else ""
-        lines.append(
-            f"  seat {s}{tag_text}: {obs['fingers'][s]} Ring(s), {stack['cards']} card(s), {top_text}"
-        )
-        lines.append(f"      said: {'; '.join(said.get(s, [])) or '—'}")
+        row = [
+            seat_name(s, seat, to_move),
+            str(obs["fingers"][s]),
+            str(stack["cards"]),
+            top_text,
+            ", ".join(tags) or "-",
+        ]
+        if look.aid:
+            row.append("; ".join(said.get(s, [])) or "-")
+        rows.add_row(*row)
+    parts.append(rows)
     piles = ", ".join(f"{a} {k}" for a, k in obs["piles"].items())
-    lines.append(f"Accessory piles: {piles}")
-    if obs["target"] is not None and obs["stage"] not in ("over",):
-        lines.append(f"Target: seat {obs['target']}")
+    parts.append(Text(f"Accessory piles: {piles}"))
     if obs["tied"]:
-        lines.append(f"Tied: {', '.join(f'seat {s}' for s in obs['tied'])}")
+        parts.append(Text(f"Tied: {', '.join(f'seat {s}' for s in obs['tied'])}"))
     if obs["result"] is not None:
         result = obs["result"]
         if "cursed" in result:
-            lines.append(f"Game over: seat {result['cursed']} is cursed; everyone else wins.")
+            parts.append(Text(f"Game over: seat {result['cursed']} is cursed; everyone else wins."))
         else:
-            lines.append(f"Game over: seat {result['sole_winner']} alone wins.")
-    log = obs["log"][-RECENT_LOG_LINES:]
-    if log:
-        lines.append("Recent:")
-        lines.extend(f"  {line}" for line in log)
-    return "\n".join(lines)
+            parts.append(Text(f"Game over: seat {result['sole_winner']} alone wins."))
+    if not look.aid:
+        parts.append(
+            Text("Only the top cards show: remember what was said (--aid lists every statement).")
+        )
+    parts.append(events(recent, look, earlier, new))
+    return Group(*parts)
+
+
+def render(game: JumbleJackGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
+    return to_text(build(game, obs, seat, look, list(obs["log"])[-RECENT_EVENTS:], 0, False), look)
+
+
+def report(state: JumbleJackState) -> dict[str, Any]:
+    """Every secret pirate and Piece of Eight, and each seat's result."""
+    full = state.full_state()
+    c = state.c
+    returns = state.returns()
+    result = full["result"] or {}
+    breakdown, reveal = [], []
+    for s in range(state.num_players):
+        if result.get("cursed") == s:
+            why = "cursed"
+        elif "cursed" in result or result.get("sole_winner") == s:
+            why = "wins"
+        else:
+            why = "loses"
+        breakdown.append(
+            {"seat": s, "outcome": why, "Rings": full["fingers"][s], "total": returns[s]}
+        )
+        pid, tid = full["pirates"][s], full["tokens"][s]
+        reveal.append(
+            {
+                "seat": s,
+                "pirate": f"{pid}: {c.outfit_text(c.pirate_mask(pid))}" if pid else "none",
+                "Piece of Eight": (
+                    f"{c.token(tid).name} ({'used' if full['token_used'][s] else 'unused'})"
+                    if tid
+                    else "none"
+                ),
+            }
+        )
+    doll = full["doll_card"]
+    return {
+        "decided_by": DECIDED_BY,
+        "winners": state.winners(),
+        "breakdown": breakdown,
+        "reveal": reveal,
+        "shared": {"Doll's set-up pirate": f"{doll}: {c.outfit_text(c.pirate_mask(doll))}"},
+    }

@@ -57,7 +57,13 @@ class JamGame(Game):
 
         return {"random": RandomAgent, "smart": SmartAgent}
 
+    def input_helper(self) -> Any:
+        from card_games.terminal.input import CardInput
+
+        return CardInput.for_game(self)
+
     def render(self, observation: Mapping[str, Any], seat: int | None) -> str:
+        from card_games.terminal.table import Look
         from card_games.the_jam.render import render
 
-        return render(self.cards, observation, seat)
+        return render(self, observation, seat, Look())

@@ -1,96 +1,235 @@
-"""The text view a terminal player sees: the public table, their own hand and tasks, recent log."""
+"""The Jam table: one row per seat (hand size, points showing, specials), each seat's recipes
+with their points, the basket, the viewer's hand and tasks with their progress, trades and
+auctions, and the events since the viewer last looked; the end report (every task card, travel
+pile and hand revealed, and each score broken down)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from card_games.the_jam.cards import CardSet
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from card_games.terminal.table import (
+    RECENT_EVENTS,
+    Look,
+    events,
+    flow,
+    heading,
+    seat_name,
+    table,
+    to_text,
+)
+from card_games.the_jam.cards import CardSet, load_cards
 from card_games.the_jam.rules import FACE_DOWN_PREFIX
+from card_games.the_jam.scoring import score_player
 
-LOG_LINES = 12
+if TYPE_CHECKING:
+    from card_games.the_jam.game import JamGame
+    from card_games.the_jam.state import JamState
+
+LEGEND = (
+    "A card reads 'recipe (ingredient) Npt': the fruit in brackets is its ingredient half, "
+    "N its points as a recipe."
+)
+DECIDED_BY = (
+    "most points (recipes, Young man, Bear and tasks); a tie goes to the most Yum-yum points"
+)
+DECIDED_BY_KIDS = "most recipes made"
+BREAKDOWN_PARTS = ("recipes", "young_man", "bear", "winter", "grandma", "party", "yumyum")
 
 
-def _recipe(cs: CardSet, r: Mapping[str, Any]) -> str:
-    text = f"{cs.cards[r['card']].label} [{cs.cards[r['card']].points}]"
-    if r["under"]:
-        text += " on " + " + ".join(_ingredient(cs, c) for c in r["under"])
-    return text
+def card_text(cs: CardSet, card_id: str) -> str:
+    """A card as a person reads it, with its points when it is a recipe."""
+    card = cs.cards.get(card_id)
+    if card is None:
+        return card_id
+    return f"{card.label} {card.points}pt" if card.is_recipe else card.label
 
 
 def _ingredient(cs: CardSet, card_id: str) -> str:
     if card_id.startswith(FACE_DOWN_PREFIX):  # played face down from a hand: its fruit only
         return f"a face-down card ({card_id.removeprefix(FACE_DOWN_PREFIX)} ingredient)"
-    return cs.cards[card_id].label
+    card = cs.cards[card_id]
+    return f"{card.label}"
 
 
-def render(cs: CardSet, obs: Mapping[str, Any], seat: int | None) -> str:
-    lines: list[str] = []
-    who = "spectator" if seat is None else f"seat {seat}"
+def _recipe(cs: CardSet, r: Mapping[str, Any]) -> str:
+    text = card_text(cs, r["card"])
+    if r["under"]:
+        text += " on " + " + ".join(_ingredient(cs, c) for c in r["under"])
+    return text
+
+
+def _showing(cs: CardSet, obs: Mapping[str, Any], s: int) -> int:
+    """Points anyone can count on seat ``s``'s table: visible recipes, Young man and Bear."""
+    points = sum(cs.cards[r["card"]].points for r in obs["made"][s])
+    if obs["young_man"] == s:
+        points += cs.young_man_points
+    if obs["bear"] == s:
+        points += cs.bear_points
+    return points
+
+
+def _own_score(cs: CardSet, obs: Mapping[str, Any], seat: int) -> dict[str, int] | None:
+    """The viewer's score if the game ended now (their tasks are theirs to see)."""
+    if obs["variant"] == "kids" or obs.get("tasks") is None:
+        return None
+    made = [cs.cards[r["card"]] for r in obs["made"][seat]]
+    tasks = [cs.tasks[t] for t in obs["tasks"]]
+    return score_player(cs, made, tasks, obs["young_man"] == seat, obs["bear"] == seat).to_json()
+
+
+def _status(obs: Mapping[str, Any]) -> str:
     step = obs["step"]
     if step == "trade" and not obs.get("trade"):
         step = "trade, or play a card"  # the plays are listed beside the trades
-    lines.append(
-        f"=== The Jam ({obs['variant']}, {obs['players']} players) — {who} — turn {obs['turn']}, "
-        f"seat {obs['active']} to play; step: {step} ==="
-    )
-    lines.append(
-        f"Deck: {obs['deck']} cards.  Hands: "
-        + ", ".join(f"seat {s} {n}" for s, n in enumerate(obs["hand_sizes"]))
-    )
-    basket = obs["accessible"] if obs.get("accessible") is not None else obs["basket"]
-    extra = (
-        f" (top of {len(obs['basket'])} cards in stacks)"
-        if obs.get("accessible") is not None
-        else ""
-    )
-    lines.append(f"Basket{extra}: " + ("; ".join(cs.cards[c].label for c in basket) or "empty"))
-    for s, made in enumerate(obs["made"]):
-        owner = "you" if s == seat else f"seat {s}"
+    if step == "over":
+        return f"Turn {obs['turn']}: game over."
+    active = obs["active"]
+    return f"Turn {obs['turn']}: seat {active} to play; step: {step}."
+
+
+def build(
+    game: JamGame,
+    obs: Mapping[str, Any],
+    seat: int | None,
+    look: Look,
+    recent: Sequence[str],
+    earlier: int = 0,
+    new: bool = True,
+) -> RenderableType:
+    cs = game.cards
+    n = obs["players"]
+    to_move = obs["to_move"] if isinstance(obs["to_move"], int) and obs["to_move"] >= 0 else None
+    parts: list[RenderableType] = [
+        heading(f" The Jam ({obs['variant']}) - {n} players ", look),
+        Text(_status(obs)),
+        Text(LEGEND),
+    ]
+    own = _own_score(cs, obs, seat) if seat is not None else None
+    seats = table(look, "seat", "hand", "recipes", "points showing", "specials")
+    made_lines: list[Text] = []
+    for s in range(n):
         special = []
         if obs["young_man"] == s:
             special.append("Young man")
         if obs["bear"] == s:
             special.append("Bear")
-        tag = f" + {' and '.join(special)}" if special else ""
-        hidden = obs["made_counts"][s] - len(made)
-        pile = f" (+{hidden} face down)" if hidden else ""
-        lines.append(
-            f"  {owner}{tag}: " + ("; ".join(_recipe(cs, r) for r in made) or "no recipes") + pile
+        hidden = obs["made_counts"][s] - len(obs["made"][s])
+        seats.add_row(
+            seat_name(s, seat, to_move),
+            str(obs["hand_sizes"][s]),
+            str(obs["made_counts"][s]),
+            str(_showing(cs, obs, s)) + (" + face-down pile" if hidden else ""),
+            ", ".join(special) or "-",
         )
+        made = [_recipe(cs, r) for r in obs["made"][s]] or ["none"]
+        if hidden:
+            made.append(f"+{hidden} face down in the travel pile")
+        made_lines.append(flow(f"Seat {s} made:", made, look))
+    parts.append(seats)
+    parts.extend(made_lines)
+    parts.append(Text(f"Deck: {obs['deck']} cards. Task cards stay secret until the end."))
+    if obs.get("accessible") is not None:
+        basket = obs["accessible"]
+        title = f"Basket (the top of each stack; {len(obs['basket'])} cards in all)"
+    else:
+        basket = obs["basket"]
+        title = "Basket"
+    parts.append(flow(f"{title}:", [card_text(cs, c) for c in basket] or ["empty"], look))
     if seat is not None and obs.get("hand") is not None:
-        lines.append("Your hand: " + ("; ".join(cs.cards[c].label for c in obs["hand"]) or "empty"))
+        hand = [card_text(cs, c) for c in obs["hand"]] or ["empty"]
+        parts.append(flow("Your hand:", hand, look))
+        tasks = Table.grid(padding=(0, 1))
+        tasks.add_column(no_wrap=True)
+        tasks.add_column()  # a long task wraps under itself
         for t in obs.get("tasks") or []:
-            lines.append(f"  task {cs.tasks[t].describe()}")
+            tasks.add_row("  task", cs.tasks[t].describe())
+        parts.append(tasks)
+    if own is not None:
+        progress = ", ".join(f"{k} {own[k]}" for k in BREAKDOWN_PARTS if own[k])
+        parts.append(
+            Text(f"Your score if the game ended now: {own['total']} ({progress or 'nothing yet'})")
+        )
+    parts.extend(_trade_lines(cs, obs))
+    if obs.get("final"):
+        f = obs["final"]
+        parts.append(
+            Text("Final scores: " + ", ".join(f"seat {s} {v:g}" for s, v in enumerate(f["scores"])))
+        )
+        parts.append(Text("Winner: " + " and ".join(f"seat {s}" for s in f["winners"])))
+    parts.append(events(recent, look, earlier, new))
+    return Group(*parts)
+
+
+def _trade_lines(cs: CardSet, obs: Mapping[str, Any]) -> list[Text]:
+    lines: list[Text] = []
     if obs.get("auction"):
         a = obs["auction"]
         lines.append(
-            f"Young man auction: high bid {a['high']} by seat {a['high_seat']}; seat {a['bidder']} to bid"
+            Text(
+                f"Young man auction: high bid {a['high']} by seat {a['high_seat']}; "
+                f"seat {a['bidder']} to bid"
+            )
         )
         if a["building"]:
-            lines.append("  offered so far: " + ", ".join(cs.cards[c].label for c in a["building"]))
+            offered = ", ".join(card_text(cs, c) for c in a["building"])
+            lines.append(Text(f"  offered so far: {offered}"))
     if obs.get("trade"):
         t = obs["trade"]
-        mine = t["mine"] if isinstance(t["mine"], list) else [f"{t['mine']} hidden"]
-        theirs = t["theirs"] if isinstance(t["theirs"], list) else [f"{t['theirs']} hidden"]
+        mine = t["mine"] if isinstance(t["mine"], list) else None
+        theirs = t["theirs"] if isinstance(t["theirs"], list) else None
 
-        def names(ids: list[str]) -> str:
-            return ", ".join(cs.cards[c].label if c in cs.cards else c for c in ids) or "nothing"
+        def names(ids: list[str] | None, count: Any) -> str:
+            if ids is None:
+                return f"{count} hidden card(s)"
+            return ", ".join(card_text(cs, c) for c in ids) or "nothing"
 
         lines.append(
-            f"Trade with seat {t['partner']} ({t['stage']}): seat {obs['active']} gives {names(mine)}; gets {names(theirs)}"
+            Text(
+                f"Trade with seat {t['partner']} ({t['stage']}): seat {obs['active']} gives "
+                f"{names(mine, t['mine'])}; gets {names(theirs, t['theirs'])}"
+            )
         )
     if obs.get("pie_debt"):
-        lines.append(f"Owed to the basket for a pie taken from it: {obs['pie_debt']} card(s)")
-    if obs.get("final"):
-        f = obs["final"]
-        lines.append(
-            "Final scores: " + ", ".join(f"seat {s} {v:g}" for s, v in enumerate(f["scores"]))
+        lines.append(Text(f"Owed to the basket for a pie taken from it: {obs['pie_debt']} card(s)"))
+    return lines
+
+
+def render(game: JamGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
+    return to_text(build(game, obs, seat, look, list(obs["log"])[-RECENT_EVENTS:], 0, False), look)
+
+
+def report(state: JamState) -> dict[str, Any]:
+    """Each score part by part, and every task card, recipe (travel piles and face-down
+    ingredients included) and hand card, face up."""
+    cs = load_cards()
+    full = state.full_state()
+    kids = state.params.get("variant") == "kids"
+    returns = state.returns()
+    breakdown, reveal = [], []
+    for s in range(state.num_players):
+        if kids:
+            breakdown.append({"seat": s, "recipes made": len(full["made"][s]), "total": returns[s]})
+        else:
+            breakdown.append({"seat": s, **state.breakdown(s).to_json()})
+        tasks = [
+            cs.tasks[t].describe() for kind in full["tasks"][s] for t in full["tasks"][s][kind]
+        ]
+        reveal.append(
+            {
+                "seat": s,
+                "tasks": tasks,
+                "recipes": [_recipe(cs, r) for r in full["made"][s]],
+                "hand": [card_text(cs, c) for c in full["hands"][s]],
+            }
         )
-        if f.get("breakdown"):
-            for s, b in enumerate(f["breakdown"]):
-                lines.append(f"  seat {s}: " + ", ".join(f"{k} {v}" for k, v in b.items()))
-        lines.append("Winner: " + " and ".join(f"seat {s}" for s in f["winners"]))
-    lines.append("Recent:")
-    lines += [f"  {line}" for line in obs["log"][-LOG_LINES:]]
-    return "\n".join(lines)
+    return {
+        "decided_by": DECIDED_BY_KIDS if kids else DECIDED_BY,
+        "winners": state.winners(),
+        "breakdown": breakdown,
+        "reveal": reveal,
+    }

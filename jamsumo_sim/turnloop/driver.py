@@ -131,8 +131,14 @@ def step(state: State, agents: Sequence[Agent]) -> dict[str, Any]:
     player = state.current_player()
     if player == TERMINAL:
         raise ValueError("the game is over")
+    return _step(state, agents, player)
+
+
+def _step(state: State, agents: Sequence[Agent], player: int) -> dict[str, Any]:
+    """``step`` once ``player`` (not TERMINAL) is known: the move loop asks only once a move."""
     if player == CHANCE:
-        state.apply_action(seeded_outcome(state))
+        outcome = seeded_outcome(state)
+        state.apply_action(outcome, known_legal=[outcome])  # drawn from the node: possible
     elif player == SIMULTANEOUS:
         joint = {seat: _ask(agents[seat], state, seat)[0] for seat in state.simultaneous_seats()}
         state.apply_actions(joint)  # checks every seat's move
@@ -189,12 +195,12 @@ def _play_moves(
     on_save: SaveCallback | None,
 ) -> bool:
     """The move loop of ``play``; True if a person stopped the match before its end."""
-    while not state.is_terminal():
+    while (player := state.current_player()) != TERMINAL:
         if len(state.history) >= limit:
             raise RuntimeError(f"{game.name}: no end after {limit} moves (bound exceeded)")
         seen = len(state.log)
         try:
-            entry = step(state, agents)
+            entry = _step(state, agents, player)
         except SaveRequest as request:
             if on_save is not None:  # saved or not, the game goes on
                 on_save(state, SaveOrder(request.path, quitting=False, can_go_on=True))

@@ -32,6 +32,15 @@ class LogEntry:
         return self.to is None or (seat is not None and seat in self.to)
 
 
+def _listed(action: Action, actions: list[Action]) -> bool:
+    """Whether ``action`` is in ``actions``: by identity first, as agents return one of the
+    listed objects (``in`` alone calls ``Action.__eq__``, Python code, on every move before it)."""
+    for listed in actions:
+        if listed is action:
+            return True
+    return action in actions
+
+
 class Game:
     """A game: its name, player counts, variants, bots and how to make a starting state."""
 
@@ -92,6 +101,11 @@ class Game:
     def render(self, observation: Mapping[str, Any], seat: int | None) -> str:
         """A text view of an observation for a terminal (``seat`` None: a spectator)."""
         return json.dumps(observation, indent=1, default=str)
+
+    def input_helper(self) -> Any:
+        """A new helper for one person typing this game's moves at a terminal (see
+        ``agents.InputHelper``), or None for the plain numbered list."""
+        return None
 
 
 class State:
@@ -215,20 +229,22 @@ class State:
     def apply_action(self, action: Action, known_legal: list[Action] | None = None) -> None:
         """Apply the move of the seat to act, or a chance outcome.
 
-        ``known_legal`` is the seat's legal-action list when the caller already has it (the
-        driver does), which saves computing it again to check the move.
+        ``known_legal`` lists moves the caller already knows to be legal here, which saves
+        working them out again to check the move: the seat's legal-action list (the driver
+        has it), or at a chance node the outcome the driver sampled from this node's own
+        distribution.
         """
         player = self.current_player()
         if player == TERMINAL:
             raise IllegalAction("the game is over")
         if player == SIMULTANEOUS:
             raise IllegalAction("this is a simultaneous node: use apply_actions")
+        listed = known_legal is not None and _listed(action, known_legal)
         if player == CHANCE:
-            if not self._chance().is_possible(action):
+            if not listed and not self._chance().is_possible(action):
                 raise IllegalAction(f"{action.name!r} is not a possible chance outcome here")
             self.history.append({"chance": action.to_json()})
         else:
-            listed = known_legal is not None and action in known_legal
             if not listed and not self.is_legal(player, action):
                 raise IllegalAction(self.why_illegal(player, action))
             self.history.append({"seat": player, "action": action.to_json()})

@@ -59,6 +59,6 @@ def test_no_view_shows_an_unknown_cover_card() -> None:
 def test_render_shows_own_position_and_counts() -> None:
     state = _covered_position()
     text = GAME.render(state.observation(0), 0)
-    assert "Seat 0 (you)" in text and f"{label(A)} x2 [covered by a face-down card]" in text
+    assert "Seat 0 (you)" in text and f"{label(A)} x2 [covered]" in text
     assert f"Draw pile: {state.pile_size()} cards" in text
     assert "Seat 1 (you)" not in text

@@ -365,7 +365,7 @@ def test_a_cover_card_from_the_known_bottom_is_public() -> None:
     assert state.covers[0][B] == {"card": known, "public": True}
     obs = state.observation(1)
     assert obs["tables"][0]["partial"][0]["cover"] == known
-    assert "covered by " + DECK.label(known) in GAME.render(obs, 1)
+    assert "covered: " + DECK.label(known) in GAME.render(obs, 1)
 
 
 def test_a_known_cover_card_of_a_completed_character_may_not_be_stolen() -> None:

@@ -1,0 +1,153 @@
+"""Rich tables for the terminal: one look (plain or coloured, a width) and small builders.
+
+Every game's ``render`` module builds rich renderables with these helpers; :func:`to_text` turns
+them into a string the prompt prints. Plain output (``--plain``, or stdout not a terminal) has no
+ANSI codes and ASCII borders. Colour only ever repeats what the text already says ("you",
+"to move", "NEW"), so nothing is lost without it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sys
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+# Width used when no terminal says otherwise (piped output, tests); the bounds keep a table
+# readable in a very narrow pane and stop lines from becoming too long to read in a wide one.
+DEFAULT_WIDTH = 100
+MIN_WIDTH = 40
+MAX_WIDTH = 160
+# How many events to show at a prompt when none are new (e.g. right after resuming).
+RECENT_EVENTS = 6
+# At most this many new events are listed (a whole round of bot moves fits); older ones are
+# counted ("… 12 earlier events not shown").
+MAX_EVENTS = 40
+
+
+@dataclass(frozen=True)
+class Look:
+    """How to draw: ``plain`` (no colour, ASCII borders), the width in columns, and ``aid``
+    (JumbleJack's memory aid: every earlier statement instead of the top cards only)."""
+
+    plain: bool = True
+    width: int = DEFAULT_WIDTH
+    aid: bool = False
+
+
+def terminal_width(stream: TextIO | None = None) -> int:
+    """The terminal's width in columns (``COLUMNS`` first, as rich does), within bounds."""
+    stream = stream or sys.stdout
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit():
+        width = int(columns)
+    elif stream.isatty():
+        width = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+    else:
+        width = DEFAULT_WIDTH
+    return max(MIN_WIDTH, min(MAX_WIDTH, width))
+
+
+def look_for(stream: TextIO | None, plain: bool, aid: bool = False) -> Look:
+    """The look for output to ``stream``: plain when asked or when it is not a terminal."""
+    stream = stream or sys.stdout
+    tty = bool(getattr(stream, "isatty", lambda: False)())
+    return Look(
+        plain=plain or not tty or "NO_COLOR" in os.environ, width=terminal_width(stream), aid=aid
+    )
+
+
+def to_text(renderable: RenderableType, look: Look) -> str:
+    """The renderable as the terminal would show it, trailing spaces removed."""
+    console = Console(
+        file=io.StringIO(),
+        width=look.width,
+        color_system=None if look.plain else "standard",
+        force_terminal=not look.plain,
+        no_color=look.plain,
+        highlight=False,
+        markup=False,  # card text such as "[covered by …]" is text, never a style tag
+        emoji=False,
+        legacy_windows=False,
+    )
+    with console.capture() as captured:
+        console.print(renderable)
+    return "\n".join(line.rstrip() for line in captured.get().rstrip("\n").split("\n"))
+
+
+def table(look: Look, *columns: str, title: str | None = None) -> Table:
+    """A table with a header row; long cells wrap inside their column, never past the width."""
+    out = Table(
+        *columns,
+        title=title,
+        title_justify="left",
+        box=box.ASCII if look.plain else box.SIMPLE_HEAD,
+        show_edge=look.plain,
+        header_style="" if look.plain else "bold",
+        title_style="" if look.plain else "bold",
+        pad_edge=False,
+        expand=False,
+    )
+    return out
+
+
+def heading(text: str, look: Look) -> Text:
+    return Text(text, style="" if look.plain else "bold reverse")
+
+
+def seat_name(seat: int, viewer: int | None, to_move: int | Collection[int] | None = None) -> Text:
+    """``Seat 2 (you) > to move``: the words carry the meaning, the style only repeats it.
+    ``to_move`` is a seat, or several at once (everyone choosing at the same time)."""
+    text = Text(f"Seat {seat}")
+    if seat == viewer:
+        text.append(" (you)", style="bold")
+    moving = seat in to_move if isinstance(to_move, Collection) else seat == to_move
+    if moving:
+        text.append(" > to move", style="bold yellow")
+    return text
+
+
+def events(lines: Sequence[str], look: Look, earlier: int = 0, new: bool = True) -> RenderableType:
+    """The last events, each once; ``new`` marks them as happened since this seat last looked."""
+    title = "New since your last look" if new else "Recent events"
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column()  # a long event wraps under itself, not under the bullet
+    if earlier:
+        grid.add_row(" ", f"… {earlier} earlier event{'s' if earlier != 1 else ''} not shown")
+    if not lines:
+        grid.add_row(" ", "(nothing yet)")
+    style = "" if look.plain else ("cyan" if new else "dim")
+    for line in lines:
+        grid.add_row(" -", Text(line, style=style))
+    return Group(Text(title + ":", style="" if look.plain else "bold underline"), grid)
+
+
+def lines_of(items: Iterable[str]) -> str:
+    return "; ".join(items)
+
+
+def flow(lead: str, items: Sequence[str], look: Look, sep: str = "; ") -> Text:
+    """``lead`` then the items, lines broken only between items where they fit (a card's text
+    is never split unless it alone is wider than the terminal); later lines are indented."""
+    indent = "    "
+    lines: list[str] = []
+    line = lead
+    for i, item in enumerate(items):
+        piece = item + (sep.rstrip() if i + 1 < len(items) else "")
+        candidate = f"{line} {piece}" if line.strip() else line + piece
+        if len(candidate) <= look.width or not line.strip():
+            line = candidate
+        else:
+            lines.append(line)
+            line = indent + piece
+    lines.append(line)
+    return Text("\n".join(lines))
