@@ -320,12 +320,10 @@ class ReplayShot:
         ``state.preview(shot.executed)`` animates what happened."""
         if self.execution is None:
             return self.action
-        from jamsumo_sim import noise
         from jamsumo_sim.rules.bots import _spec_action
         from jamsumo_sim.rules.flicks import read_flick
 
-        spec = noise.deviate(read_flick(self.action), noise.from_action(self.execution))
-        return _spec_action(spec)
+        return _spec_action(self.state.executed_spec(read_flick(self.action), self.execution))
 
     def preview(self) -> Any:
         """The world of :attr:`state` with the executed flick applied, ready to step."""

@@ -9,6 +9,7 @@ loop, never of the world, so a replay is the history and nothing else.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import math
 from collections.abc import Mapping
@@ -187,7 +188,7 @@ class MatchState(State):
         if self.pending is not None:  # the hand's execution error of the flick just made
             seat, spec = self.pending
             self.pending = None
-            self._shoot(seat, noise.deviate(spec, noise.from_action(action)))
+            self._shoot(seat, self.executed_spec(spec, action))
             self.round_turns += 1
             self._after_turn()
             return
@@ -406,11 +407,35 @@ class MatchState(State):
             raise ValueError("nothing to preview")
         spec = read_flick(action)
         if execution is not None:
-            spec = noise.deviate(spec, noise.from_action(execution))
+            spec = self.executed_spec(spec, execution)
         world = self.world.copy()
         self._place(world, spec)
         world.apply_flick(_flick(spec))
         return world
+
+    def executed_spec(self, spec: FlickSpec, execution: Action) -> FlickSpec:
+        """``spec`` (a fair flick) as the hand executes it with the recorded error ``execution``.
+
+        The error never makes a flick the physics refuses: a hand that would come in above the
+        launch cap or touch a second die is taken to have held back (rules notes, "Execution
+        noise"). The error is reduced step by step -- speed at most as aimed, then no offset or
+        height error, then no direction error -- and the first fair flick is played; the aimed
+        flick itself is fair, so there always is one. Deterministic: replays re-derive it.
+        """
+        assert self.world is not None
+        dev = noise.from_action(execution)
+        held = dataclasses.replace(dev, speed_factor=min(dev.speed_factor, 1.0))
+        centred = dataclasses.replace(held, offset=0.0, height=0.0)
+        straight = dataclasses.replace(centred, angle=0.0)
+        world = self.world
+        if spec.place is not None:  # the die comes from the hand: check on a copy holding it
+            world = world.copy()
+            self._place(world, spec)
+        for step in (dev, held, centred, straight):
+            executed = noise.deviate(spec, step)
+            if world.check_flick(_flick(executed)) is None:
+                return executed
+        return spec
 
     def _shoot(self, seat: int, spec: FlickSpec) -> None:
         world = self.world

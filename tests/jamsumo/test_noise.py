@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +17,7 @@ from jamsumo_sim.errors import UserError
 from jamsumo_sim.replay import content_hash, save_replay, verify_replay
 from jamsumo_sim.rules.bots import RandomBot
 from jamsumo_sim.rules.flicks import FlickSpec, read_flick
+from jamsumo_sim.rules.match import _flick
 from jamsumo_sim.turnloop import CHANCE, Action, play
 from jamsumo_sim.turnloop.driver import seeded_outcome
 from tests.jamsumo.helpers import new_state, settle_marker
@@ -148,3 +152,50 @@ def test_the_conformance_kit_passes_with_execution_noise():
     state = random_playout(game, params, seed=1, check_every=3)
     assert state.is_terminal()
     assert any("chance" in e and e["chance"]["name"].startswith("execution") for e in state.history)
+
+
+def test_an_execution_error_never_makes_an_unfair_flick(tmp_path):
+    """Sumo at the table level, seed 33: a random bot's flick of red5 next to red6, executed with
+    its drawn offset error, put the finger on both dice and the match died with "illegal flick".
+    The executed flick is now the drawn error reduced until fair; the match ends and verifies."""
+    path = tmp_path / "sumo33.json"
+    script = Path(sys.executable).with_name("jamsumo")
+    args = ["match", "--mode", "sumo", "--table", "--seats", "random,random", "--seed", "33"]
+    done = subprocess.run(
+        [str(script), *args, "--record", str(path), "--json"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["finished"]
+    assert verify_replay(path).ok
+
+
+def test_reduced_executions_are_fair_for_every_drawn_error():
+    """Whatever error is drawn (at its clip limits included), the executed flick passes the
+    physics' fair-flick check, and a fair drawn error is played unchanged."""
+    state = new_state("sumo", rounds=1, noise="table")  # the tight grid: neighbours everywhere
+    settle_marker(state, 0)
+    world = state.world
+    rng = np.random.default_rng(5)
+    lv = noise.level("table")
+    checked = unchanged = 0
+    for die in [d for d in world.die_ids if world.state(d).status == "on_board"][:6]:
+        for _ in range(25):
+            aim = FlickSpec(
+                die=die, direction=float(rng.uniform(-math.pi, math.pi)), impulse=None,
+                offset=float(rng.uniform(-0.5, 0.5)), height=float(rng.uniform(0.0, 1.0)),
+                finger_speed=float(rng.uniform(0.5, 3.0)),
+            )  # fmt: skip
+            if world.check_flick(_flick(aim)) is not None:
+                continue
+            z = rng.choice([-lv.clip, lv.clip], size=4)
+            dev = noise.Deviation(
+                1.0 + z[0] * lv.speed, z[1] * lv.angle, z[2] * lv.offset, z[3] * lv.height
+            )
+            executed = state.executed_spec(aim, noise.as_action(dev))
+            assert world.check_flick(_flick(executed)) is None
+            checked += 1
+            if world.check_flick(_flick(noise.deviate(aim, dev))) is None:
+                assert executed == noise.deviate(aim, dev)
+                unchanged += 1
+    assert checked >= 40 and 0 < unchanged < checked
