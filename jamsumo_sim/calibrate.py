@@ -2,8 +2,10 @@
 
 Kinematic data (rest poses, trajectories, collisions) are fitted together by least squares on the
 simulated shots (residuals in mm); tilt tests give mu_static on their own (probit maximum likelihood,
-mu_static = tan of the slip angle), since moving dice never feel static friction.  See
-``calibration/README.md`` for the data formats and how to measure them.
+mu_static = tan of the slip angle), since moving dice never feel static friction; filmed tumbles give
+the tumbling and hopping parameters by matching per-bin summaries (``calibration/tumbles.py``), after
+the kinematic fit (their travel depends on mu_board).  See ``calibration/README.md`` for the data
+formats and how to measure them.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from typing import Any
 import numpy as np
 
 from .board import BoardSpec
-from .calibration.data import COLLISION, REST, TILT, TRAJECTORY, DataFile
+from .calibration.data import COLLISION, REST, TILT, TRAJECTORY, TUMBLE, DataFile
 from .calibration.fit import FITTABLE, FitResult, TiltFit, fit, fit_tilt, refit_nuisance
 from .calibration.limits import FIT_SPREAD_FACTORS, MAX_STARTS
 from .calibration.model import Shots, ShotsProblem, Simulator, with_fitted
+from .calibration.tumbles import DEFAULT_NAMES as TUMBLE_DEFAULT
+from .calibration.tumbles import TUMBLE_FITTABLE, TumbleFit, TumbleProblem, fit_tumbles
 from .errors import UserError
 from .params import PhysicsParams, dump_params
 
@@ -36,6 +40,7 @@ CONSTRAINED_BY = {
     "mu_die": {COLLISION},
     "restitution": {COLLISION},
     "mu_static": {TILT},
+    **{n: {TUMBLE} for n in TUMBLE_FITTABLE},
 }
 
 
@@ -85,7 +90,12 @@ class Calibration:
             "warnings": list(self.warnings),
             "data": [{"file": f.name, "kind": f.kind, "sha256": f.sha256} for f in self.files],
             "seconds": self.seconds,
+            **({"tumble": self.tumble_json()} if "tumble" in self.extra else {}),
         }
+
+    def tumble_json(self) -> dict[str, Any]:
+        t: TumbleFit = self.extra["tumble"]
+        return {"shots": t.shots, "bins": t.bins, "cost": t.cost, "evaluations": t.evaluations}
 
 
 def parse_fit_names(text: str | None, files: Sequence[DataFile]) -> tuple[str, ...]:
@@ -96,16 +106,19 @@ def parse_fit_names(text: str | None, files: Sequence[DataFile]) -> tuple[str, .
         if not names:
             raise UserError("--fit: no parameter names given")
         for n in names:
-            if n not in FITTABLE:
+            if n not in FITTABLE and n not in TUMBLE_FITTABLE:
                 shown = repr(n) if len(n) <= 40 else repr(n[:40]) + "..."
-                raise UserError(f"--fit: cannot fit {shown} (fittable: {', '.join(FITTABLE)})")
+                every = ", ".join([*FITTABLE, *TUMBLE_FITTABLE])
+                raise UserError(f"--fit: cannot fit {shown} (fittable: {every})")
             need = CONSTRAINED_BY.get(n, {REST, TRAJECTORY, COLLISION})
             if not need & kinds:
                 kinds_txt = " or ".join(sorted(need))
                 raise UserError(f"--fit: {n} needs {kinds_txt} data, and none was given")
         return names
     names = tuple(
-        n for n in ("mu_board", "mu_die", "restitution", "mu_static") if CONSTRAINED_BY[n] & kinds
+        n
+        for n in ("mu_board", "mu_die", "restitution", "mu_static", *TUMBLE_DEFAULT)
+        if CONSTRAINED_BY[n] & kinds
     )
     if not names:
         raise UserError("the data files constrain no parameter")
@@ -176,8 +189,12 @@ def calibrate(
     angles: bool = True,
     max_nfev: int = 40,
     on_eval: Callable[[], None] | None = None,
+    board: BoardSpec | None = None,
 ) -> Calibration:
-    """Fit ``fit_names`` (default: what the data constrain) to the loaded ``files``."""
+    """Fit ``fit_names`` (default: what the data constrain) to the loaded ``files``.
+
+    ``board`` (default: the simulator's) is where filmed tumbles are simulated.
+    """
     t0 = time.perf_counter()
     names = tuple(fit_names) if fit_names else parse_fit_names(None, files)
     if not 1 <= starts <= MAX_STARTS:
@@ -194,7 +211,8 @@ def calibrate(
         tilt = fit_tilt([t.angle_deg for t in trials], [t.slipped for t in trials])
         estimates["mu_static"] = Estimate(tilt.mu_static, tilt.stderr)
         values["mu_static"] = tilt.mu_static
-    kin_names = tuple(n for n in names if n != "mu_static")
+    tumble_names = tuple(n for n in names if n in TUMBLE_FITTABLE)
+    kin_names = tuple(n for n in names if n != "mu_static" and n not in TUMBLE_FITTABLE)
 
     shots = Shots.from_files(files)
     fit_shots, hold_shots = split_holdout(shots, holdout, seed)
@@ -247,6 +265,21 @@ def calibrate(
                     f"held-out shots fit much worse ({hold_rms:.2f} mm) than the fitted ones ({rms:.2f} mm): "
                     "the model or the data may be off"
                 )
+    tumble = None
+    if tumble_names:
+        tumble = _fit_tumbles(
+            files, with_fitted(base, list(values), list(values.values())), tumble_names,
+            board or getattr(simulator, "board", None), seed, on_eval,
+        )  # fmt: skip
+        for n, v, e in zip(tumble.names, tumble.values, tumble.stderr, strict=True):
+            estimates[n] = Estimate(float(v), float(e))
+            values[n] = float(v)
+            lo, hi = TUMBLE_FITTABLE[n]
+            if min(v - lo, hi - v) < 1e-9:
+                warnings.append(
+                    f"{n} = {v:.3f} is at the edge of the range searched ({lo:g}-{hi:g}): "
+                    "the data may not constrain it, or the model does not fit them"
+                )
     if "mu_static" in values and "mu_board" in values and values["mu_static"] < values["mu_board"]:
         warnings.append(
             f"fitted mu_static {values['mu_static']:.3f} < mu_board {values['mu_board']:.3f}: "
@@ -271,7 +304,30 @@ def calibrate(
         holdout_problem=hold_problem,
         holdout_x=holdout_x,
         seconds=time.perf_counter() - t0,
+        extra={"tumble": tumble} if tumble is not None else {},
     )
+
+
+def _fit_tumbles(
+    files: Sequence[DataFile],
+    base: PhysicsParams,
+    names: Sequence[str],
+    board: BoardSpec | None,
+    seed: int,
+    on_eval: Callable[[], None] | None,
+) -> TumbleFit:
+    shots = [s for f in files if f.kind == TUMBLE for s in f.items]
+    if not shots:
+        raise UserError(f"fitting {', '.join(names)} needs tumble data, and none was given")
+    if board is None:
+        raise UserError("fitting tumbles needs the board the shots were filmed on")
+    problem = TumbleProblem(shots, base, board, names, seed=seed, on_eval=on_eval)
+    if not problem.summary.members:
+        raise UserError(
+            f"the {len(shots)} tumble shots fill no speed/height bin with at least 3 shots: "
+            "film more shots at similar speeds and heights"
+        )
+    return fit_tumbles(problem)
 
 
 def _staged_fit(

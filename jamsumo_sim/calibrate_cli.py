@@ -20,7 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="fit the model's friction to measurements of a real board",
         description=(
             "Fit friction and restitution to measured shots (rest poses, trajectories, collisions, tilt "
-            "tests; formats in calibration/README.md) and write a params file for --params."
+            "tests, filmed tumbles; formats in calibration/README.md) and write a params file for "
+            "--params."
         ),
     )
     p.add_argument(
@@ -99,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
             starts=args.starts,
             angles=not args.no_angles,
             on_eval=lambda: bar.update(1),
+            board=board,
         )
     if args.out is not None:
         write_params(cal, board, args.out)
@@ -132,11 +134,12 @@ def check_outputs(args: argparse.Namespace) -> None:
 def format_report(cal, out: str | None = None, plot: str | None = None) -> str:
     """The human-readable summary of a calibration."""
     lines = [f"data: {', '.join(f'{f.name} ({f.kind})' for f in cal.files)}"]
-    lines.append(
-        f"shots fitted: {cal.shots}"
-        + (f", held out: {cal.holdout_shots}" if cal.holdout_shots else "")
-        + (f", tilt trials: {cal.tilt_trials}" if cal.tilt_trials else "")
-    )
+    if cal.shots or "tumble" not in cal.extra:
+        lines.append(
+            f"shots fitted: {cal.shots}"
+            + (f", held out: {cal.holdout_shots}" if cal.holdout_shots else "")
+            + (f", tilt trials: {cal.tilt_trials}" if cal.tilt_trials else "")
+        )
     for n, e in cal.estimates.items():
         rel = f" ({100 * e.stderr / abs(e.value):.2f} %)" if e.value else ""
         lines.append(f"  {n:<16} {e.value:.5f} ± {e.stderr:.5f}{rel}")
@@ -148,6 +151,12 @@ def format_report(cal, out: str | None = None, plot: str | None = None) -> str:
         lines.append(f"RMS rest-angle residual: {cal.rms_angle_deg:.2f} degrees")
     if cal.holdout_rms_mm is not None:
         lines.append(f"held-out RMS residual: {cal.holdout_rms_mm:.3f} mm")
+    if "tumble" in cal.extra:
+        t = cal.tumble_json()
+        lines.append(
+            f"tumbles: {t['shots']} shots in {t['bins']} speed/height bins, cost {t['cost']:.1f} "
+            f"(summed squared standard errors of the bin means), {t['evaluations']} evaluations"
+        )
     lines.append(f"time: {cal.seconds:.1f} s")
     for w in cal.warnings:
         lines.append(f"warning: {w}")

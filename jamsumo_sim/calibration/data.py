@@ -7,6 +7,9 @@ Formats (see ``calibration/README.md``; SI units, radians, the board frame with 
 - collisions   ``shot,x0,y0,angle0,vx0,vy0,omega0,tx0,ty0,tangle0,x1,y1,angle1,tx1,ty1,tangle1``:
   the striker's launch state, the target's start pose, and both rest poses
 - tilt tests   ``angle_deg,slipped``: did a die resting on the board tilted by angle_deg slip (1/0)?
+- tumbles      ``shot,x0,y0,direction,speed,height,offset,quarter_turns,face,travel,hopped``: a filmed
+  flick (launch speed J/m, strike height 0..1 and offset -0.5..0.5 of the face) and what it did:
+  quarter turns counted, final top face, distance from start to rest (m), whether it left the board
 
 Lines starting with ``#`` are comments; extra columns are ignored.  Every problem is one
 :class:`~jamsumo_sim.errors.UserError` line naming the file, the line and (where there is one) the column.
@@ -33,7 +36,7 @@ from ..params import PhysicsParams
 from . import limits as L
 from .limits import DataLimits, footprint_gap
 
-REST, TRAJECTORY, COLLISION, TILT = "rest", "trajectory", "collision", "tilt"
+REST, TRAJECTORY, COLLISION, TILT, TUMBLE = "rest", "trajectory", "collision", "tilt", "tumble"
 
 LAUNCH_COLUMNS = ("x0", "y0", "angle0", "vx0", "vy0", "omega0")
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -53,13 +56,28 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "tangle1",
     ),
     TILT: ("angle_deg", "slipped"),
+    TUMBLE: (
+        "shot",
+        "x0",
+        "y0",
+        "direction",
+        "speed",
+        "height",
+        "offset",
+        "quarter_turns",
+        "face",
+        "travel",
+        "hopped",
+    ),
 }
 KIND_NAMES = {
     REST: "rest-pose",
     TRAJECTORY: "trajectory",
     COLLISION: "collision",
     TILT: "tilt-test",
+    TUMBLE: "tumble",
 }
+_FORMAT_COUNT = ("zero", "one", "two", "three", "four", "five", "six")[len(COLUMNS)]
 
 _TRUE = {"1", "true", "yes", "y"}
 _FALSE = {"0", "false", "no", "n"}
@@ -134,6 +152,24 @@ class TiltTrial:
 
 
 @dataclass(frozen=True)
+class TumbleShot:
+    """A filmed flick: where and how it was struck, and the robust summary of what it did."""
+
+    shot: str
+    x: float  # m, start
+    y: float
+    direction: float  # rad
+    speed: float  # m/s, launch speed J/m (a centred strike's)
+    height: float  # 0..1 of the face
+    offset: float  # -0.5..0.5 of the face
+    quarter_turns: int
+    face: int  # final top face
+    travel: float  # m, start to rest
+    hopped: bool  # left the board surface at least once
+    line: int
+
+
+@dataclass(frozen=True)
 class DataFile:
     """One loaded measurement file: its kind, provenance and rows (shots or tilt trials)."""
 
@@ -155,7 +191,7 @@ def detect_kind(header: Sequence[str]) -> str:
 def _best_kind(header: Sequence[str]) -> tuple[str, float]:
     cols = set(header)
     best, best_score = REST, -1.0
-    for kind in (COLLISION, TRAJECTORY, REST, TILT):
+    for kind in (COLLISION, TRAJECTORY, REST, TILT, TUMBLE):
         need = COLUMNS[kind]
         score = sum(c in cols for c in need) / len(need)
         if score > best_score:
@@ -232,7 +268,8 @@ def _check_header(r: _Reader) -> str:
         formats = "; ".join(f"{KIND_NAMES[k]}: {','.join(COLUMNS[k])}" for k in COLUMNS)
         found = f" ({unknown_txt})" if unknown else ""
         raise r.fail(
-            r.header_line, f"the header matches none of the four formats{found}; expected {formats}"
+            r.header_line,
+            f"the header matches none of the {_FORMAT_COUNT} formats{found}; expected {formats}",
         )
     msg = (
         f"missing column{'s' if len(missing) > 1 else ''} {', '.join(repr(c) for c in missing)} "
@@ -265,7 +302,17 @@ def parse_data(
         rows.append((line, fields))
         if kind in (REST, COLLISION) and len(rows) > L.MAX_SHOTS:
             raise r.fail(line, f"more than {L.MAX_SHOTS} shots; at most {L.MAX_SHOTS} are fitted")
-    parse = {REST: _rest, TRAJECTORY: _trajectories, COLLISION: _collisions, TILT: _tilt}[kind]
+        if kind == TUMBLE and len(rows) > L.MAX_TUMBLE_SHOTS:
+            raise r.fail(
+                line, f"more than {L.MAX_TUMBLE_SHOTS} tumble shots; at most that many are fitted"
+            )
+    parse = {
+        REST: _rest,
+        TRAJECTORY: _trajectories,
+        COLLISION: _collisions,
+        TILT: _tilt,
+        TUMBLE: _tumbles,
+    }[kind]
     return kind, tuple(parse(r, rows, index, board, lim))
 
 
@@ -294,7 +341,7 @@ def load_all(
                     f"data file {p} is given twice (also as {q}): its shots would count twice"
                 )
     out: list[DataFile] = []
-    shots = tracked = 0
+    shots = tracked = tumbles = 0
     for p in paths:
         f = load_data(p, board, params)
         for g in out:
@@ -303,7 +350,13 @@ def load_all(
                     f"data files {g.path} and {f.path} have the same contents: "
                     "their shots would count twice"
                 )
-        if f.kind != TILT:
+        if f.kind == TUMBLE:
+            tumbles += len(f.items)
+            if tumbles > L.MAX_TUMBLE_SHOTS:
+                raise UserError(
+                    f"{f.path}: more than {L.MAX_TUMBLE_SHOTS} tumble shots in all the data files"
+                )
+        elif f.kind != TILT:
             shots += len(f.items)
         if f.kind == TRAJECTORY:
             tracked += len(f.items)
@@ -508,6 +561,78 @@ def _tilt(r, rows, index, board, lim: DataLimits) -> list[TiltTrial]:
                 index["slipped"] + 1,
             )
         out.append(TiltTrial(angle, text in _TRUE, line))
+    return out
+
+
+def _flag(r: _Reader, line: int, fields: list[str], index: dict[str, int], name: str) -> bool:
+    text = fields[index[name]].lower()
+    if text not in _TRUE | _FALSE:
+        raise r.fail(
+            line,
+            f"column {name!r}: {_show(fields[index[name]])} is not 1/0 (yes/no)",
+            index[name] + 1,
+        )
+    return text in _TRUE
+
+
+def _whole(
+    r: _Reader, line: int, fields: list[str], index: dict[str, int], name: str, lo: int, hi: int
+) -> int:
+    """A whole number from ``lo`` to ``hi`` in column ``name`` (``3`` or ``3.0``, not ``3.5``)."""
+    v = _number(r, line, fields, index, name)
+    if v != int(v) or not lo <= v <= hi:
+        raise r.fail(
+            line,
+            f"column {name!r}: {_show(fields[index[name]])} is not a whole number from {lo} to {hi}",
+            index[name] + 1,
+        )
+    return int(v)
+
+
+def _in_range(
+    r: _Reader,
+    line: int,
+    fields: list[str],
+    index: dict[str, int],
+    name: str,
+    lo: float,
+    hi: float,
+    unit: str = "",
+) -> float:
+    v = _number(r, line, fields, index, name)
+    if not lo <= v <= hi:
+        raise r.fail(
+            line, f"column {name!r}: {v:.6g} is not in [{lo:g}, {hi:g}]{unit}", index[name] + 1
+        )
+    return v
+
+
+def _tumbles(r, rows, index, board, lim: DataLimits) -> list[TumbleShot]:
+    out, seen = [], {}
+    # start and rest both lie on the board: the travel is at most its diagonal
+    most_travel = 2 * board.half * math.sqrt(2)
+    for line, f in rows:
+        shot = _shot_id(r, line, f, index)
+        _unique(r, line, index, seen, shot)
+        x, y = (_number(r, line, f, index, c) for c in ("x0", "y0"))
+        _check_on_board(r, line, index, board, "x0", x, y, "die starts")
+        direction = _angle(r, line, f, index, "direction")
+        speed = _in_range(r, line, f, index, "speed", 0.0, lim.max_speed, " m/s (max_launch_speed)")
+        height = _in_range(r, line, f, index, "height", 0.0, 1.0, " (of the face)")
+        offset = _in_range(
+            r, line, f, index, "offset", -L.FLICK_MAX_OFFSET, L.FLICK_MAX_OFFSET, " (of the face)"
+        )
+        turns = _whole(r, line, f, index, "quarter_turns", 0, L.MAX_QUARTER_TURNS)
+        face = _whole(r, line, f, index, "face", 1, 6)
+        travel = _in_range(
+            r, line, f, index, "travel", 0.0, most_travel, " m (the board's diagonal)"
+        )
+        hopped = _flag(r, line, f, index, "hopped")
+        out.append(
+            TumbleShot(
+                shot, x, y, direction, speed, height, offset, turns, face, travel, hopped, line
+            )
+        )
     return out
 
 

@@ -28,6 +28,9 @@ OVERLAP_SLACK = (
     0.0005  # m: measured start poses of two dice may overlap this much (measuring error)
 )
 FLICK_MAX_OFFSET = 0.5  # a fair flick strikes the face at most half a die width off centre
+# Tumble shots (filmed flicks: quarter turns counted, travel measured; calibration/tumbles.py).
+MAX_TUMBLE_SHOTS = 400  # every evaluation of the tumble fit simulates each one (~10-20 ms apiece)
+MAX_QUARTER_TURNS = 1_000  # the model's hardest flick (5 m/s at the top) makes ~120
 
 # The fit's starting points besides the data's guess and the board's defaults: the guess scaled by
 # these factors.  More starts would repeat points, so --starts is at most MAX_STARTS.

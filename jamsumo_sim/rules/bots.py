@@ -10,6 +10,16 @@ by noisy executions simulated on copies of the world (``state.preview`` + ``run_
 one per candidate, then ``samples`` each for the ``refine`` best, whose mean decides. Levels
 differ in noise and search width.
 
+Under uncertainty (the default, ``uncertainty=True``) a sampled execution is the planner's own
+aim/speed error *and* the match's execution noise (``state.noise``: speed, direction, strike offset
+and height, so a strike that strays above mid-height pitches or tumbles the die in the simulation
+too); every candidate is ranked as aimed, and the best few are judged on the same antithetic
+pairs of drawn executions (common random numbers: finalists differ by their merit, not their luck),
+drawn from a search generator seeded from the view's generator (deterministic); and strikes aim below mid-height by a margin of the level's height
+spread, so a straying finger rarely tumbles the die onto an unknown face. The expected value over
+the samples (Jam penalty proxy, Sumo points with the faces the dice actually end on, dice holed
+or lost) decides. ``uncertainty=False`` is the planner before this (for comparisons).
+
 Both choose finger speeds (m/s, what a hand controls): a centred strike launches the die at
 (1 + finger_restitution) times the finger's speed, an off-centre one slower (jamsumo_sim.flick).
 """
@@ -22,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from jamsumo_sim import noise
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.flick import Flick, finger_for_launch
 from jamsumo_sim.rules import setup
@@ -196,6 +207,11 @@ class PlannerConfig:
 _JAM_HAND_COST = 1.3
 _JAM_FAR = 0.25  # m: distance at which a die on the board costs as much as one in hand
 _OPPONENT_WEIGHT = 0.35
+# Strikes aim this many standard deviations of the execution's height error below mid-height, where
+# a strike stops pitching the die (jamsumo_sim.flick.strike_pitch_rate): a straying finger then
+# rarely starts a tumble (a free, unpredictable face change). Lower strikes cost nothing.
+_HEIGHT_MARGIN_SIGMAS = 2.5
+_MID_HEIGHT = 0.5
 
 
 def jam_value(state: Any, world: Any, seat: int, where: dict[str, str]) -> float:
@@ -247,6 +263,8 @@ class PlannerBot(Agent):
             max_candidates=options.get("max_candidates"),
             speeds=options.get("speeds"),
         )
+        # False: the planner before execution noise and tumbling (own aim/speed noise only)
+        self.uncertainty = bool(options.get("uncertainty", True))
         self.simulated = 0  # shots simulated (for throughput figures)
 
     # -- noise ------------------------------------------------------------------------------------
@@ -257,6 +275,21 @@ class PlannerBot(Agent):
         if spec.finger_speed is not None:
             return replace(spec, direction=aim, finger_speed=spec.finger_speed * factor)
         return replace(spec, direction=aim, impulse=spec.impulse * factor)  # type: ignore[operator]
+
+    def strike_height(self, state: Any) -> float:
+        """Where up the face the planner strikes: mid-height, or below it by the noise margin."""
+        if not self.uncertainty:
+            return _MID_HEIGHT
+        return max(0.0, _MID_HEIGHT - _HEIGHT_MARGIN_SIGMAS * state.noise.height)
+
+    def executions(self, count: int, state: Any, rng: np.random.Generator) -> list[_Execution]:
+        """``count`` drawn executions: the planner's own hand error plus the match's noise."""
+        out = []
+        for _ in range(count):
+            aim = math.radians(self.config.aim_sigma_deg) * rng.normal()
+            factor = 1.0 + self.config.speed_sigma * rng.normal()
+            out.append(_Execution(aim, factor, noise.draw(state.noise, rng)))
+        return out
 
     # -- candidates ---------------------------------------------------------------------------------
     def candidates(self, state: Any, seat: int) -> list[FlickSpec]:
@@ -289,6 +322,7 @@ class PlannerBot(Agent):
                 for k in range(cfg.aims_per_die // 2)
                 for sign in (1, -1)
             ]
+            height = self.strike_height(state)
             ranked: list[tuple[tuple[int, int, int], FlickSpec]] = []
             for si, (die, x, y, place) in enumerate(shooters):
                 aim = math.atan2(-y, -x)
@@ -299,9 +333,17 @@ class PlannerBot(Agent):
                         launch = float(v) * math.sqrt(max(dist, 0.05) / 0.18)
                         vf = finger_for_launch(launch, state.physics)
                         spec = (
-                            FlickSpec(die, aim + da, finger_speed=vf, place=place, px=x, py=y)
+                            FlickSpec(
+                                die,
+                                aim + da,
+                                height=height,
+                                finger_speed=vf,
+                                place=place,
+                                px=x,
+                                py=y,
+                            )
                             if place
-                            else FlickSpec(die, aim + da, finger_speed=vf)
+                            else FlickSpec(die, aim + da, height=height, finger_speed=vf)
                         )
                         ranked.append(((ai, si, vi), spec))
             # straight aims of every shooter first, then the aims to either side
@@ -315,11 +357,12 @@ class PlannerBot(Agent):
                 for m in mine
                 for t in targets
             )
+            height = self.strike_height(state)
             for _, m, t in pairs[: max(1, cfg.max_candidates // max(1, cfg.speeds))]:
                 aim = math.atan2(pos[t].y - pos[m].y, pos[t].x - pos[m].x)
                 for v in speeds:
                     vf = finger_for_launch(float(v), state.physics)
-                    out.append(FlickSpec(m, aim, finger_speed=vf))
+                    out.append(FlickSpec(m, aim, height=height, finger_speed=vf))
         legal = []
         for spec in out:
             if state._check_flick(seat, spec) is None:
@@ -368,6 +411,20 @@ class PlannerBot(Agent):
         cands = self.candidates(state, seat)
         if not cands:
             return _fallback(view)
+        best = (self._search_uncertain if self.uncertainty else self._search)(
+            state, seat, cands, rng
+        )
+        executed = self.noisy(best, rng)
+        for choice in (executed, best):
+            action = _spec_action(choice)
+            if state.is_legal(seat, action):
+                return action
+        return _fallback(view)
+
+    def _search(
+        self, state: Any, seat: int, cands: list[FlickSpec], rng: np.random.Generator
+    ) -> FlickSpec:
+        """The planner before execution noise: independent own-noise samples per candidate."""
 
         def sample(spec: FlickSpec) -> float:
             trial = self.noisy(spec, rng)
@@ -382,10 +439,60 @@ class PlannerBot(Agent):
         for i in order[: self.config.refine]:
             values[i].extend(sample(cands[i]) for _ in range(self.config.samples - 1))
         finalists = order[: max(1, self.config.refine)]
-        best = cands[max(finalists, key=lambda i: (float(np.mean(values[i])), -i))]
-        executed = self.noisy(best, rng)
-        for choice in (executed, best):
-            action = _spec_action(choice)
-            if state.is_legal(seat, action):
-                return action
-        return _fallback(view)
+        return cands[max(finalists, key=lambda i: (float(np.mean(values[i])), -i))]
+
+    def _search_uncertain(
+        self, state: Any, seat: int, cands: list[FlickSpec], rng: np.random.Generator
+    ) -> FlickSpec:
+        """Expected value over executions: every candidate once as aimed (the ranking), then each
+        of the ``refine`` best at antithetic pairs of drawn executions (an execution and its
+        mirror, shared by every finalist) besides the aimed one, and the best mean wins.
+
+        Shared draws compare finalists on the same luck; mirrored pairs keep that luck from
+        favouring the candidate whose aim happens to cancel the drawn error (one shared draw
+        would: a candidate aimed 1.5° left wins under a draw 1.5° right). Budget: one
+        simulation per candidate plus 2 × ``samples // 2`` (at least 2) per finalist.
+        """
+        search = np.random.default_rng(int(rng.integers(2**63)))
+        pairs = max(1, self.config.samples // 2)
+        draws = [e for d in self.executions(pairs, state, search) for e in (d, d.mirror())]
+
+        def sample(aimed: FlickSpec, trial: FlickSpec) -> float:
+            if state._check_flick(seat, trial) is not None:
+                trial = aimed  # the candidates are fair; a strayed flick the check refuses
+            return self.evaluate(state, seat, trial)
+
+        values: list[list[float]] = [[self.evaluate(state, seat, spec)] for spec in cands]
+        order = sorted(range(len(cands)), key=lambda i: (-values[i][0], i))
+        for i in order[: self.config.refine]:
+            values[i].extend(sample(cands[i], d.apply(cands[i])) for d in draws)
+        finalists = order[: max(1, self.config.refine)]
+        return cands[max(finalists, key=lambda i: (float(np.mean(values[i])), -i))]
+
+
+@dataclass(frozen=True)
+class _Execution:
+    """One drawn execution of a flick: the planner's own aim and speed error, then the match's."""
+
+    aim: float  # rad
+    speed_factor: float
+    table: noise.Deviation
+
+    def mirror(self) -> _Execution:
+        """The opposite error (antithetic draw): aim, speed and every table error reversed."""
+        t = self.table
+        return _Execution(
+            -self.aim,
+            2.0 - self.speed_factor,
+            noise.Deviation(2.0 - t.speed_factor, -t.angle, -t.offset, -t.height),
+        )
+
+    def apply(self, spec: FlickSpec) -> FlickSpec:
+        factor = max(0.05, self.speed_factor)
+        if spec.finger_speed is not None:
+            own = replace(
+                spec, direction=spec.direction + self.aim, finger_speed=spec.finger_speed * factor
+            )
+        else:
+            own = replace(spec, direction=spec.direction + self.aim, impulse=spec.impulse * factor)  # type: ignore[operator]
+        return noise.deviate(own, self.table)

@@ -1,4 +1,4 @@
-"""Loading and validating the four measurement formats; every error names file, line and column."""
+"""Loading and validating the five measurement formats; every error names file, line and column."""
 
 from __future__ import annotations
 
@@ -186,8 +186,8 @@ def test_unknown_header_names_unknown_and_expected_columns(tmp_path, flat_board)
     assert "shot,x0,y0,angle0,vx0,vy0,omega0,x1,y1,angle1" in msg
     p = _write(tmp_path, "foo,bar\n1,2\n", "none.csv")
     msg = _error(p, flat_board)
-    assert "matches none of the four formats" in msg and "'foo', 'bar'" in msg
-    assert "angle_deg,slipped" in msg
+    assert "matches none of the five formats" in msg and "'foo', 'bar'" in msg
+    assert "angle_deg,slipped" in msg and "quarter_turns,face,travel,hopped" in msg
     p = _write(tmp_path, "angle_deg,slipped,slipped\n10,0,0\n", "dup.csv")
     assert f"{p}:1:3:" in _error(p, flat_board) and "appears twice" in _error(p, flat_board)
 

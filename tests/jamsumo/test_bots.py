@@ -85,3 +85,53 @@ def test_planner_beats_random_in_two_player_jam() -> None:
         result = play(game, agents, seed=seed, params={"players": 2, "rounds": 1, "max_turns": 6})
         wins += result.winners == [0]
     assert wins >= 2
+
+
+def test_planner_strikes_below_mid_height_when_the_hand_strays() -> None:
+    """At ``table`` the strike height's error would pitch half the mid-height strikes: the planner
+    aims low enough that a tumble (an unpredictable face) is rare; exact play keeps mid-height."""
+    for level, low in (("table", True), ("practice", False)):
+        state = new_state("jam", rounds=1, noise=level)
+        settle_marker(state, 0)
+        bot = PlannerBot(0, state.game, **FAST)
+        spec = read_flick(bot.act(seat_view(state, 0)))
+        sigma = state.noise.height
+        assert (spec.height <= 0.5 - 2 * sigma) if low else spec.height == 0.5
+    old = PlannerBot(0, state.game, uncertainty=False)
+    assert old.strike_height(new_state("jam", rounds=1, noise="table")) == 0.5
+
+
+def test_planner_samples_the_match_execution_noise() -> None:
+    """The search's sampled executions carry the table's offset and height error (the old planner
+    sampled only its own aim and speed)."""
+    state = new_state("jam", rounds=1, noise="table")
+    settle_marker(state, 0)
+    bot = PlannerBot(0, state.game, aim_sigma_deg=0.0, speed_sigma=0.0)
+    spec = read_flick(state.legal_actions(0)[0])
+    draws = bot.executions(400, state, np.random.default_rng(1))
+    trials = [d.apply(spec) for d in draws]
+    heights = np.array([t.height for t in trials]) - spec.height
+    offsets = np.array([t.offset for t in trials]) - spec.offset
+    assert np.std(heights) == pytest.approx(state.noise.height, rel=0.15)
+    assert np.std(offsets) == pytest.approx(state.noise.offset, rel=0.15)
+    # exact play: the search's executions are the planner's own hand only
+    exact = new_state("jam", rounds=1)
+    assert all(
+        d.apply(spec).height == spec.height
+        for d in bot.executions(5, exact, np.random.default_rng(2))
+    )
+
+
+def test_planner_search_is_deterministic_and_keeps_its_budget() -> None:
+    state = new_state("jam", rounds=1, noise="table")
+    settle_marker(state, 0)
+    picks, sims = [], []
+    for _ in range(2):
+        bot = PlannerBot(0, state.game, max_candidates=4, samples=3, refine=2)
+        view = seat_view(state, 0)
+        view.rng = np.random.default_rng(7)
+        picks.append(bot.act(view))
+        sims.append(bot.simulated)
+    assert picks[0] == picks[1]
+    # one simulation per candidate (as aimed), an antithetic pair for each of the ``refine`` best
+    assert sims[0] == 4 + 2 * 2
