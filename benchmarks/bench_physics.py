@@ -33,9 +33,11 @@ GOAL_RTF = 100.0
 
 def break_world(board, params, seed: int = 0) -> World:
     """23 dice packed in a jittered 5 x 5 block north of the hole, and a striker to its west: 24
-    dice.  ``seed`` picks the jitter (a break is chaotic: each seed ends differently)."""
+    dice.  ``seed`` picks the jitter and seeds the World's chance draws (edge-on-edge hops): a
+    break is chaotic, each seed ends differently (one generator seed for all would give every
+    break the same draws: a hop at the same fast contact of each)."""
     rng = np.random.default_rng(2026 + seed)
-    w = World(board, params)
+    w = World(board, params, rng=np.random.default_rng(7026 + seed))
     pitch = params.die_size * 1.2
     k = 0
     for i in range(5):

@@ -524,6 +524,42 @@ def finish_step(
 
 
 @njit(**_JIT)
+def finish_model_step(
+    state: np.ndarray,
+    rows: np.ndarray,
+    flags: np.ndarray,
+    out: np.ndarray,
+    prm: np.ndarray,
+    points: np.ndarray,
+    groups: np.ndarray,
+    walls: np.ndarray,
+    sprm: np.ndarray,
+    special: np.ndarray,
+    with_special: bool,
+    cand: np.ndarray,
+    kick_next: bool,
+) -> tuple[int, float, int, float, int, float, int]:
+    """:func:`finish_step` and, where the screen finds a die near the edge or the hole or
+    ``with_special``, :func:`support_candidates` into ``cand``; returns finish_step's six values
+    and the number of candidates.  Without ``kick_next`` only the screen: (code, energy, -1, 0,
+    0, 0, candidates); the caller knows the bookkeeping will change the state (the next step
+    then kicks from the changed one)."""
+    if kick_next:
+        code, energy, kicked, energy_kicked, n_sub, lead = finish_step(
+            state, rows, flags, out, prm, points, groups, walls, sprm
+        )
+    else:
+        code, energy = screen(state, rows, prm)
+        kicked, energy_kicked, n_sub, lead = -1, 0.0, 0, 0.0
+    m = 0
+    if code & NEAR_EDGE_OR_HOLE or with_special:
+        m = support_candidates(
+            state, rows, special, with_special, prm[_P_HALF], prm[_P_HOLE_R], cand
+        )
+    return code, energy, kicked, energy_kicked, n_sub, lead, m
+
+
+@njit(**_JIT)
 def supported(x: float, y: float, angle: float, footprint: np.ndarray, hole_r: float) -> bool:
     """Support over the hole (physics.md s3): the centre (x, y) lies inside the convex hull of the
     footprint's points (body frame, one (x, y) row each) outside the hole disk, i.e. their
@@ -553,6 +589,96 @@ def supported(x: float, y: float, angle: float, footprint: np.ndarray, hole_r: f
     # edge) is common; its rounding must not decide (a mirrored layout would then differ): a
     # centre on the edge within 1e-9 rad counts as unsupported.
     return widest < math.pi - _SUPPORT_EDGE
+
+
+# bits of support_candidates()' codes
+PAST_EDGE = 1  # the centre is past the board's edge
+OVER_HOLE = 2  # the centre is within the hole's radius
+
+
+@njit(**_JIT)
+def support_candidates(
+    state: np.ndarray,
+    rows: np.ndarray,
+    special: np.ndarray,
+    with_special: bool,
+    half: float,
+    hole_r: float,
+    cand: np.ndarray,
+) -> int:
+    """The dice the support bookkeeping must look at after a step (physics/support.py): those past
+    the edge or over the hole and, ``with_special``, those whose ``special`` entry is set.  Writes
+    (index in World order, PAST_EDGE | OVER_HOLE bits) pairs into ``cand`` (2 per die); returns
+    how many dice."""
+    m = 0
+    r2 = hole_r * hole_r
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        x = state[r, 0]
+        y = state[r, 1]
+        c = 0
+        if max(abs(x), abs(y)) > half:
+            c |= PAST_EDGE
+        if x * x + y * y < r2:
+            c |= OVER_HOLE
+        if c != 0 or (with_special and special[i]):
+            cand[2 * m] = i
+            cand[2 * m + 1] = c
+            m += 1
+    return m
+
+
+@njit(**_JIT)
+def dice_near(
+    state: np.ndarray,
+    rows: np.ndarray,
+    x: float,
+    y: float,
+    reach: float,
+    idx: np.ndarray,
+    pose: np.ndarray,
+) -> int:
+    """The dice whose centres lie within ``reach`` of (x, y) on both axes: writes their indices in
+    World order into ``idx`` and their (x, y, angle) rows into ``pose``; returns how many."""
+    m = 0
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        if abs(state[r, 0] - x) <= reach and abs(state[r, 1] - y) <= reach:
+            idx[m] = i
+            pose[m, 0] = state[r, 0]
+            pose[m, 1] = state[r, 1]
+            pose[m, 2] = state[r, 2]
+            m += 1
+    return m
+
+
+# bits of flag_summary()' result
+ALL_GROUNDED = 1  # every die in the Space is on a surface
+ANY_FRESH = 2  # some die was launched impulsively since the last kick
+ANY_SPECIAL = 4  # some die needs the support bookkeeping every step (physics/support.py)
+ANY_PITCHED = 8  # some die stands pitched on an edge (physics/pitch.py: it moves after each step)
+
+
+@njit(**_JIT)
+def flag_summary(
+    flags: np.ndarray, special: np.ndarray, pitched: np.ndarray, tops: np.ndarray
+) -> tuple[int, float]:
+    """What follows from all dice's flags (physics/view.py): (ALL_GROUNDED | ANY_FRESH |
+    ANY_SPECIAL | ANY_PITCHED bits, the highest of ``tops`` or -inf)."""
+    bits = ALL_GROUNDED
+    top = -np.inf
+    for i in range(flags.shape[0]):
+        f = flags[i]
+        if not f & GROUNDED:
+            bits &= ~ALL_GROUNDED
+        if f & FRESH:
+            bits |= ANY_FRESH
+        if special[i]:
+            bits |= ANY_SPECIAL
+        if pitched[i]:
+            bits |= ANY_PITCHED
+        top = max(top, tops[i])
+    return bits, top
 
 
 @njit(**_JIT)

@@ -136,8 +136,9 @@ def step(w: World) -> None:
     # the velocities this step's contacts started from (the kick below overwrites them)
     pre = w._wbuf.copy() if used else None
     # screen this state, kick and count the collision steps for the next step in one call (all
-    # dropped if the bookkeeping below changes anything)
-    code, ke_after, kicked, ke_kicked, n_next, lead_next = step_kernels.finish_step(
+    # dropped if the bookkeeping below changes anything: with a die pitched on a surface it always
+    # does, so no kick then), and list the dice that bookkeeping must look at (support.after_step)
+    code, ke_after, kicked, ke_kicked, n_next, lead_next, n_cand = step_kernels.finish_model_step(
         w._rbase,
         w._rows,
         w._flags,
@@ -147,13 +148,17 @@ def step(w: World) -> None:
         w._groups,
         w._wall_boxes,
         w._sweep_prm,
+        w._special_arr,
+        w._special,
+        w._cand,
+        not w._any_pitched,
     )
     w._screened = code
     if kicked >= 0:
         w._pending = (kicked, ke_kicked, n_next, lead_next)
     if pre is not None and not was_dirty and ke_after > ke_before:
         contacts.limit_contact_energy(w, pre[w._rows])
-    if code & step_kernels.NEAR_EDGE_OR_HOLE or w._special:
-        support.after_step(w)
+    if n_cand:
+        support.after_step(w, n_cand)
         if w._dirty or not w._current:
             w._pending = None

@@ -21,7 +21,7 @@ from ..flick import (
     pitch_rate,
     struck_side,
 )
-from . import pitch
+from . import pitch, view
 from .datatypes import ON_BOARD, DieRecord, IllegalAction
 
 if TYPE_CHECKING:
@@ -142,5 +142,5 @@ def apply_flick(w: World, flick: Flick) -> None:
     # a strike above mid-height tips the die up on its leading edge (physics/pitch.py): it
     # tumbles as often as the pitch's energy allows, or rocks back
     pitch.start(w, d, flick.direction - ang, pitch_rate(flick, p), "flick")
-    w._dirty = True
+    view.mark(w, d)
     w._canonical = False

@@ -4,7 +4,7 @@ An airborne die carries its height ``z`` (its centre's height less a/2 above the
 die lying flat on the board has z = 0) and vertical speed ``vz``; its pitch (physics/pitch.py), if
 any, keeps turning freely in the air (rate about the centre of mass, no torque), one ``tumble``
 event per quarter turn, the face changing in the air.  While airborne it feels no board friction
-(the kernels' GROUNDED flag is off: view.refresh_flags), its height is ballistic (exact for
+(the kernels' GROUNDED flag is off: view.die_entry), its height is ballistic (exact for
 constant g, so the flight's energy is kept), and it collides only with shapes whose height range
 overlaps its own (space.band_filter).
 
@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from .. import step_kernels
 from ..events import HOP, LAND, PLATFORM, Event
 from ..params import PhysicsParams
 from . import contacts, stacking, view
@@ -142,7 +143,7 @@ def launch(w: World, d: DieRecord, vz: float, z: float | None = None) -> None:
     d.shape.filter = die_filter(w, d)
     w.events.append(Event(w.time, HOP, (d.id,), {"vz": vz}))
     w._special = True
-    w._dirty = True
+    view.mark(w, d)
     w._current = False
 
 
@@ -162,6 +163,16 @@ def on_collision(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None:
         return
     if a.fall_time is not None or b.fall_time is not None:
         return
+    # one chance per pair and model step: within a step's collision steps Chipmunk makes a new
+    # first contact whenever two dice touch again after parting for a few of them (in a packed
+    # cluster a pair meets two or three times within a millisecond); whether they meet edge on
+    # edge is a matter of their relative pose, the same for the whole exchange
+    pair = (a.id, b.id) if a.id <= b.id else (b.id, a.id)
+    if w._edge_draws[0] != w.steps:
+        w._edge_draws = (w.steps, set())
+    if pair in w._edge_draws[1]:
+        return
+    w._edge_draws[1].add(pair)
     rng = w.rng
     if rng.random() >= p.hop_edge_chance:
         return
@@ -272,12 +283,12 @@ def _no_energy_made(
     return 0.0
 
 
-def step_die(w: World, d: DieRecord) -> bool:
-    """One model step of flight for ``d`` (after the step's collisions); True if the kernels'
-    flags must be rebuilt (it landed)."""
+def step_die(w: World, d: DieRecord, x: float, y: float) -> bool:
+    """One model step of flight for ``d`` at (x, y) (after the step's collisions: its body's
+    position, as the step's batch read saw it); True if the kernels' flags must be rebuilt (it
+    landed)."""
     p = w.params
     dt, g = p.dt, p.gravity
-    b = d.body
     z0 = d.z
     z1 = z0 + dt * d.vz - 0.5 * g * dt * dt  # exact for constant g: the flight keeps its energy
     vz1 = d.vz - g * dt
@@ -297,7 +308,6 @@ def step_die(w: World, d: DieRecord) -> bool:
             turns += 1
         phi = min(max(phi, 0.0), QUARTER)
         pt = d.pitch = Pitch(phi, pt.rate, side, pt.heading, pt.cause)
-    x, y = b.position
     low1 = z1 - lift(phi, p)
     top, on, under, prop = _surface_under(w, d, x, y, low0, low1 <= w._max_top)
     if top is None:  # over the hole: it falls in as any die that loses its support
@@ -337,24 +347,27 @@ def _surface_under(
     tol = p.collision_slop
     if not dice:
         return best  # above every die's top
-    # the dice whose centres were within two half-widths at this step's read (one vector test;
-    # the candidates' own positions decide)
-    reach = 2.5 * half
-    for o, (ox, oy) in zip(w._order, view.pos(w).tolist(), strict=True):
-        if abs(ox - x) > reach or abs(oy - y) > reach:
-            continue
+    # the dice whose centres were within two half-widths at this step's read (one compiled test),
+    # posed as read unless a jump moved them since (view.read: ``_moved``)
+    order, moved = w._order, w._moved
+    m = step_kernels.dice_near(w._rbase, w._rows, x, y, 2.5 * half, w._near_idx, w._near_pose)
+    for k, (ox, oy, o_angle) in zip(
+        w._near_idx[:m].tolist(), w._near_pose[:m].tolist(), strict=True
+    ):
+        o = order[k]
         if o is d or not o.in_space or o.airborne or o.group != d.group:
             continue
         if o.status != ON_BOARD or o.fall_time is not None:
             continue
-        ob = o.body
-        dx, dy = x - ob.position[0], y - ob.position[1]
+        if o in moved:
+            (ox, oy), o_angle = o.body.position, o.body.angle
+        dx, dy = x - ox, y - oy
         if abs(dx) > 2 * half or abs(dy) > 2 * half:
             continue
         o_top = base_height(w, o) + p.die_size
         if low0 < o_top - tol or (best[0] is not None and o_top <= best[0]):
             continue  # it was not above this top, or something higher is under it
-        c, s = math.cos(ob.angle), math.sin(ob.angle)
+        c, s = math.cos(o_angle), math.sin(o_angle)
         if abs(c * dx + s * dy) <= half and abs(-s * dx + c * dy) <= half:
             best = (o_top, o.id, o, False)  # the centre is over its top: it lands on it
         elif stacking.overlap_depth(d, o, half) > tol:
@@ -371,7 +384,7 @@ def _to_fall(w: World, d: DieRecord, vz: float) -> None:
     d.shape.filter = die_filter(w, d)
     w._special = True
     stacking.after_landing(w, d)
-    w._dirty = True
+    view.mark(w, d)
 
 
 def _land(
@@ -426,7 +439,7 @@ def _land(
         vx, vy = vx + (slide - u) * hx, vy + (slide - u) * hy
     b.velocity = (vx, vy)
     w._current = False
-    w._dirty = True
+    view.mark(w, d)
     if vz_out > 0.0:  # rebounds: flies on
         d.z, d.vz = zc, vz_out
         if pt is not None:

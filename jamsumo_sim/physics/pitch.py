@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from ..flick import pitch_tumble_rate
 from ..params import PhysicsParams
-from . import flight
+from . import flight, view
 from .datatypes import Pitch
 from .tumbles import Hit, impact, sweep, tumble
 
@@ -153,7 +153,7 @@ def start(w: World, d: DieRecord, body_dir: float, rate: float, cause: str) -> N
         d.pitch = Pitch(old.phi, old.rate + rate, side, old.heading, old.cause)
     else:
         d.pitch = Pitch(0.0, rate, side, heading, cause)
-    w._dirty = True  # the kernels' flags: a pitched die gets no patch friction
+    view.mark(w, d)  # the kernels' flags: a pitched die gets no patch friction
 
 
 def step_die(w: World, d: DieRecord) -> bool:
@@ -168,7 +168,7 @@ def step_die(w: World, d: DieRecord) -> bool:
     b = d.body
     if d.fall_time is not None or b is None:
         d.pitch = None  # over the hole: the fall takes over
-        w._dirty = True
+        view.mark(w, d)
         return True
     phi, rate, side = pt.phi, pt.rate, pt.side
     vx, vy = b.velocity
@@ -217,7 +217,7 @@ def step_die(w: World, d: DieRecord) -> bool:
     b.angular_velocity = spin
     w._current = False
     if d.pitch is None:
-        w._dirty = True
+        view.mark(w, d)
         return True
     return False
 
@@ -241,6 +241,7 @@ def _land(
     x, y = b.position
     b.position = (x + s * move[0], y + s * move[1])
     w.space.reindex_shapes_for_body(b)
+    w._moved.add(d)  # its batch row is stale (view.read)
     tumble(w, d, side * QUARTER, cause)
     u = vx * cx + vy * cy
     rate1, u1 = landing(rate, u, p)

@@ -63,6 +63,7 @@ def maybe_climb(w: World, d: DieRecord, plat: Platform) -> None:
             tumbles.impact(w, d, hit.other, hit.normal)
             return
     b.position = (nx, ny)
+    w._moved.add(d)  # its batch row is stale (view.read)
     b.angular_velocity = 0.0
     d.level = plat.name
     d.shape.filter = FILTER_HIGH
@@ -75,7 +76,7 @@ def maybe_climb(w: World, d: DieRecord, plat: Platform) -> None:
     if hit is not None and hit.other is not None:
         tumbles.impact(w, d, hit.other, hit.normal)  # landed against a die: it strikes it
     w._special = True
-    w._dirty = True
+    view.mark(w, d)
 
 
 def footprint_overlaps(w: World, i: int, plat: Platform) -> bool:

@@ -128,6 +128,7 @@ def build_space(w: World, reuse: bool = False) -> None:
             if d.status == ON_BOARD:
                 add_body(w, d)
     w._canonical = True
+    w._body_gen += 1
     w._dirty = True
     w._current = False
 
@@ -154,6 +155,7 @@ def add_body(w: World, d: DieRecord) -> None:
     shape.filter = die_filter(w, d)
     w.space.add(body, shape)
     d.body, d.shape, d.body_id = body, shape, body.id
+    w._body_gen += 1  # the batch rows must be re-indexed (view.read)
     w._dirty = True
 
 
@@ -161,6 +163,7 @@ def remove_body(w: World, d: DieRecord) -> None:
     pull(d)
     w.space.remove(d.body, d.shape)
     d.body = d.shape = None
+    w._body_gen += 1
     w._dirty = True
 
 

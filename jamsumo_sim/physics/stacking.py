@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from . import flight
+from . import flight, view
 from .datatypes import ON_BOARD, DieRecord
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def after_landing(w: World, d: DieRecord) -> None:
     if best is not None:
         d.lean = best.id
         w._special = True
-        w._dirty = True
+        view.mark(w, d)
 
 
 def step_die(w: World, d: DieRecord) -> bool:
@@ -96,7 +96,7 @@ def step_die(w: World, d: DieRecord) -> bool:
             ok = math.hypot(ox - x, oy - y) <= LEAN_REACH * w.params.die_size
         if not ok:
             d.lean = None  # the prop moved away: it drops flat
-            w._dirty = True
+            view.mark(w, d)
             return True
     return False
 

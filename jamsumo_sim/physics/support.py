@@ -7,8 +7,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from .. import step_kernels
 from ..events import HOLE, OFF_BOARD, SKIM, Event
 from ..flick import speed_after_trip, trip_speed
@@ -21,46 +19,46 @@ if TYPE_CHECKING:
     from .world import World
 
 
-def after_step(w: World) -> None:
-    """Edge, hole and platform bookkeeping after a model step, for the dice the screen found."""
+def after_step(w: World, n_cand: int) -> None:
+    """Edge, hole and platform bookkeeping after a model step, for the ``n_cand`` dice the step's
+    screen listed in ``w._cand`` (step_kernels.support_candidates: past the edge, over the hole,
+    or special)."""
     order = w._order
-    pos = view.pos(w)
-    r = w._hole_r
-    ap = np.abs(pos)
-    amax = np.maximum(ap[:, 0], ap[:, 1])
-    off = np.greater(amax, w._half)
-    r2 = pos[:, 0] ** 2 + pos[:, 1] ** 2
-    near = r2 < r * r
-    if not (np.count_nonzero(off) or np.count_nonzero(near) or w._special):
-        return
-    cand = off | near
-    if w._special:
-        cand = cand | w._special_arr
-    changed = False
-    for i in np.flatnonzero(cand):
-        d = order[i]
-        if d.status != ON_BOARD:
-            continue
-        if d.airborne:
-            changed |= flight.step_die(w, d)
-        elif d.pitch is not None:
-            changed |= pitch.step_die(w, d)
-            if d.pitch is not None and not d.airborne and tips_in(w, d):
-                changed = True
-        if d.on_die is not None or d.lean is not None:
-            changed |= stacking.step_die(w, d)
-        if off[i]:
-            to_off_board(w, d)
-            changed = True
-            continue
-        if d.airborne or d.on_die is not None:
-            continue  # over the hole in the air or on a die: it does not fall in (yet)
-        if d.fall_time is not None or d.riding or near[i]:
-            changed |= hole_logic(w, d, i, bool(near[i]))
-        if d.level or d.straddle:
-            changed |= platforms.platform_logic(w, d, i)
-    if changed:
-        w._dirty = True
+    cand = w._cand[: 2 * n_cand].tolist()
+    for k in range(0, 2 * n_cand, 2):
+        d = order[cand[k]]
+        if d.status == ON_BOARD and _after_step_die(w, d, cand[k], cand[k + 1]):
+            view.mark(w, d)  # its flags changed: refreshed in place at the next read
+
+
+def _after_step_die(w: World, d: DieRecord, i: int, code: int) -> bool:
+    """One die's support bookkeeping after a step; True if its status changed."""
+    ch = False
+    if d.airborne:
+        # its centre as read after the step, unless a jump moved it since
+        if d in w._moved:
+            x, y = d.body.position
+        else:
+            row = w._rows[i]
+            x, y = float(w._rbase[row, 0]), float(w._rbase[row, 1])
+        ch |= flight.step_die(w, d, x, y)
+    elif d.pitch is not None:
+        ch |= pitch.step_die(w, d)
+        if d.pitch is not None and not d.airborne and tips_in(w, d):
+            ch = True
+    if d.on_die is not None or d.lean is not None:
+        ch |= stacking.step_die(w, d)
+    if code & step_kernels.PAST_EDGE:
+        to_off_board(w, d)
+        return True
+    if d.airborne or d.on_die is not None:
+        return ch  # over the hole in the air or on a die: it does not fall in (yet)
+    near = bool(code & step_kernels.OVER_HOLE)
+    if d.fall_time is not None or d.riding or near:
+        ch |= hole_logic(w, d, i, near)
+    if d.level or d.straddle:
+        ch |= platforms.platform_logic(w, d, i)
+    return ch
 
 
 def tips_in(w: World, d: DieRecord) -> bool:
@@ -114,6 +112,7 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
         if over_hole and v > 0:
             return False
         d.riding = False
+        view.mark(w, d)  # no longer special
     if d.fall_time is None:
         if supported(w, i):
             return False
@@ -174,6 +173,7 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
     w.events.append(Event(w.time, SKIM, (d.id,), {"depth": depth, "speed": v}))
     if tumbled:
         b.position = stop
+        w._moved.add(d)  # its batch row is stale (view.read)
         b.angular_velocity = 0.0
         w.space.reindex_shapes_for_body(b)
         heading = math.atan2(vy, vx) - view.ang(w)[i]

@@ -3,12 +3,17 @@ per-die index into it (die i = row ``rows[i]``), the kernels' per-die flags, and
 buffer the friction kick fills.
 
 The World holds the state (``_rbase``, ``_rows``, ``_order``, ``_index``, ``_flags``, ``_wbuf``, ...)
-and two validity flags: ``_dirty`` (the body set or a die's status changed: re-index) and
-``_current`` (the read state still shows the Space).
+and two validity flags: ``_dirty`` (the body set or a die's status changed) and ``_current`` (the
+read state still shows the Space).  A dirty read re-indexes the rows only when a body came or went
+(:func:`index_key`); a die whose status changed is marked (:func:`mark`) and only its entries in
+the flag arrays are rewritten (:func:`update_flags`); ``_dirty`` set with no die marked refreshes
+every die's flags.  Dice that a jump moved after the read (``_moved``) have stale rows until the
+next read.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,6 +23,7 @@ from .. import step_kernels
 from . import _chipmunk
 
 if TYPE_CHECKING:
+    from .datatypes import DieRecord
     from .world import World
 
 
@@ -39,17 +45,32 @@ def init_buffers(w: World) -> None:
     w._pairs_used = 0
     w._current = False
     w._dirty = True
+    # the compiled searches' output buffers, sized by refresh_flags
+    w._cand = np.zeros(0, dtype=np.int64)
+    w._near_idx = np.zeros(0, dtype=np.int64)
+    w._near_pose = np.zeros((0, 3))
+    w._marked = []  # dice whose flags changed since the last read (None: all; view.mark)
+    w._body_gen = 0  # counts bodies added to and removed from the Space (view.index_key)
+    w._index_key = None
     w._unchecked = False
-    w._tilted = set()  # (step, striker, struck) of this step's pitched strikes (physics/flight.py)
+    w._tilted = set()
+    w._edge_draws = (-1, set())  # (step, pairs that drew their edge-on-edge chance in it: flight)
+    # dice whose bodies a jump (tumble, climb, trip) moved since the last read: their rows are stale
+    w._moved = set()  # (step, striker, struck) of this step's pitched strikes (physics/flight.py)
 
 
 def read(w: World) -> None:
-    """Refresh the per-die state view from the Space (one batch call) unless it is current."""
+    """Refresh the per-die state view from the Space (one batch call) unless it is current.
+
+    ``_dirty`` with the same bodies in the same Space as at the last index (a die's status changed,
+    no body came or went: the usual case, a hop, a landing, a pitch) refreshes the kernels' flags
+    only; the rows, the order and the index stay (Chipmunk keeps its body order while no body is
+    added or removed)."""
     if w._current and not w._dirty:
         return
     buf = w._buf
     fa = buf._float_arr
-    if w._dirty:
+    if w._dirty and w._index_key != index_key(w):
         size_buffers(w)
         fa.num = 0
         buf._int_arr.num = 0
@@ -67,13 +88,30 @@ def read(w: World) -> None:
         w._index = {d.id: i for i, d in enumerate(order)}
         w._by_body = by_id
         refresh_flags(w, len(ids))
+        w._index_key = index_key(w)
         w._dirty = False
+        w._marked = []
     else:
         fa.num = 0
         _chipmunk.each_body(w.space._space, _chipmunk.GET_BODIES, w._rdata)
+        if w._dirty:
+            if w._marked:
+                update_flags(w, w._marked)
+            else:  # invalidate(), or ``_dirty`` set directly (jamsumo_sim/sweep/lone.py): all
+                refresh_flags(w, w._nrows)
+            w._dirty = False
+            w._marked = []
     w._current = True
+    if w._moved:
+        w._moved = set()
     w._screened = -1  # screen() has not looked at this state yet
     w._pending = None  # nor has the kick
+
+
+def index_key(w: World) -> tuple:
+    """What the rows and the order depend on: the Space, its bodies' generation (space.add_body,
+    remove_body and build_space count up) and their number."""
+    return (w.space, w._body_gen, _chipmunk.body_count(w.space))
 
 
 def size_buffers(w: World) -> None:
@@ -119,44 +157,80 @@ def pre_vc(w: World) -> np.ndarray:
     return out[:, 0] + 1j * out[:, 1]
 
 
-def refresh_flags(w: World, nrows: int) -> None:
-    """Per-die flags for the kernels, from the dice records (after any change of status)."""
-    order = w._order
-    grounded, low = step_kernels.GROUNDED, step_kernels.LOW
-    w._flags = np.array(
-        [
-            # a pitched die stands on an edge: no patch friction (physics/pitch.py); an
-            # airborne one touches nothing (physics/flight.py)
-            (grounded if d.fall_time is None and d.pitch is None and not d.airborne else 0)
-            | (low if d.level is None else 0)
-            | (step_kernels.FRESH if d.fresh else 0)
-            for d in order
-        ],
-        dtype=np.int8,
+def die_entry(d: DieRecord) -> tuple[int, bool, bool, float]:
+    """A die's entries in the kernels' arrays: (flag bits, special, pitched on a surface, the
+    height of its base if it stands on a die or -inf)."""
+    # a pitched die stands on an edge: no patch friction (physics/pitch.py); an airborne one
+    # touches nothing (physics/flight.py)
+    g = d.fall_time is None and d.pitch is None and not d.airborne
+    f = step_kernels.GROUNDED if g else 0
+    if d.level is None:
+        f |= step_kernels.LOW
+    if d.fresh:
+        f |= step_kernels.FRESH
+    special = bool(
+        d.straddle or d.level or d.riding or not g or d.on_die is not None or d.lean is not None
     )
-    w._groups = np.array([d.group for d in order], dtype=np.int64)
-    w._all_grounded = all(d.fall_time is None and d.pitch is None and not d.airborne for d in order)
-    w._any_fresh = any(d.fresh for d in order)
-    special = [
-        bool(
-            d.straddle
-            or d.level
-            or d.riding
-            or d.fall_time is not None
-            or d.pitch is not None
-            or d.airborne
-            or d.on_die is not None
-            or d.lean is not None
-        )
-        for d in order
-    ]
-    w._special_arr = np.array(special, dtype=bool)
+    pitched = d.pitch is not None and not d.airborne
+    return f, special, pitched, (d.z if d.on_die is not None else -math.inf)
+
+
+def mark(w: World, d: DieRecord) -> None:
+    """``d``'s status changed (falling, pitched, airborne, on a platform or a die, ...): its flags
+    are refreshed at the next read, in place (:func:`update_flags`) if no body came or went."""
+    w._dirty = True
+    if w._marked is not None:
+        w._marked.append(d)
+
+
+def invalidate(w: World) -> None:
+    """Something beyond single dice changed (the groups): refresh every die's flags."""
+    w._dirty = True
+    w._marked = None
+
+
+def update_flags(w: World, dice: list[DieRecord]) -> None:
+    """The marked dice's entries in the kernels' arrays, in place, and what follows from all."""
+    index, order = w._index, w._order
+    flags, special, pitched, tops = w._flags, w._special_arr, w._pitched_arr, w._tops
+    groups = w._groups
+    for d in dice:
+        i = index.get(d.id)
+        if i is None or order[i] is not d:
+            continue  # not in the Space
+        flags[i], special[i], pitched[i], tops[i] = die_entry(d)
+        groups[i] = d.group
+    _aggregate(w)
+
+
+def _aggregate(w: World) -> None:
+    bits, top = step_kernels.flag_summary(w._flags, w._special_arr, w._pitched_arr, w._tops)
+    # a die pitched on a surface moves in the bookkeeping after every step (physics/pitch.py),
+    # so a kick for the next step computed before it would be dropped (physics/evolve.py)
+    w._any_pitched = bool(bits & step_kernels.ANY_PITCHED)
+    w._all_grounded = bool(bits & step_kernels.ALL_GROUNDED)
+    w._any_fresh = bool(bits & step_kernels.ANY_FRESH)
+    w._special = bool(bits & step_kernels.ANY_SPECIAL)
     # the highest top of a die standing anywhere (physics/flight.py: a flight above it lands on
     # no die); a die on a die stands d.z up
-    w._max_top = w.params.die_size + max(
-        [w._wall_top] + [d.z for d in order if d.on_die is not None]
-    )
-    w._special = any(special)
+    w._max_top = w.params.die_size + max(w._wall_top, top)
+
+
+def refresh_flags(w: World, nrows: int) -> None:
+    """Per-die flags for the kernels, from the dice records (after any change of status)."""
+    entries = [die_entry(d) for d in w._order]
+    w._flags = np.array([e[0] for e in entries], dtype=np.int8)
+    w._special_arr = np.array([e[1] for e in entries], dtype=bool)
+    w._pitched_arr = np.array([e[2] for e in entries], dtype=bool)
+    w._tops = np.array([e[3] for e in entries], dtype=float)
+    w._groups = np.array([d.group for d in w._order], dtype=np.int64)
+    _aggregate(w)
+    n = len(w._order)
+    if len(w._near_idx) != n:
+        # the compiled searches' output buffers (step_kernels.support_candidates, dice_near)
+        w._cand = np.zeros(2 * n, dtype=np.int64)
+        w._near_idx = np.zeros(n, dtype=np.int64)
+        w._near_pose = np.zeros((n, 3))
     if nrows != w._nrows:
         # the velocity write buffer: one (vx, vy, w) row per body in the Space's order
         w._nrows = nrows
@@ -164,12 +238,17 @@ def refresh_flags(w: World, nrows: int) -> None:
         w._wbuffer = pb.Buffer()
         w._wbuffer.set_float_buf(w._wbuf.reshape(-1))
         w._wdata = _chipmunk.batch_request(w._wbuffer, _chipmunk.WRITE_FIELDS)
+        others = np.ones(nrows, dtype=bool)
+        others[w._rows] = False
+        w._other_rows = np.flatnonzero(others)
     else:
         # a row no die holds (the walls' static body) must push zero velocity; the dice's rows
         # keep this step's pre-contact velocities (a climb mid-step re-indexes the bodies)
-        others = np.ones(nrows, dtype=bool)
-        others[w._rows] = False
-        w._wbuf[others] = 0.0
+        if w._index_key != index_key(w):
+            others = np.ones(nrows, dtype=bool)
+            others[w._rows] = False
+            w._other_rows = np.flatnonzero(others)
+        w._wbuf[w._other_rows] = 0.0
 
 
 def write(w: World, vc: np.ndarray, omega: np.ndarray) -> None:

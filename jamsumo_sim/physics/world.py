@@ -22,8 +22,10 @@ exactly and rebuilds the Space from the rest state (dropping Chipmunk's cached c
 rest state is canonical: a world restored from :meth:`snapshot` re-simulates bit-identically.
 
 Cost: per model step, one batch read, one compiled call (screen the state for the edge, the hole and
-rest; kick and count the collision steps for the next step), one batch write, and per collision
-step Chipmunk's step plus a look at its cached contacts; Python runs only when something happens.
+rest; kick and count the collision steps for the next step; list the dice the support bookkeeping
+must look at), one batch write, and per collision step Chipmunk's step plus a look at its cached
+contacts; Python runs only when something happens, and per die in a special state (in flight,
+pitched, on or against a die); a change of a die's status rewrites only its flags (physics/view.py).
 See ``benchmarks/bench_physics.py``.
 """
 
@@ -182,7 +184,7 @@ class World:
         such pairs, so a shot takes the collision steps it would take alone (unless a die of its
         own group or a platform wall is at risk).  All dice start in group 0."""
         self._get(die_id).group = int(group)
-        self._dirty = True  # re-index: the kernels read the groups in World order
+        view.invalidate(self)  # the kernels read the groups in World order
 
     @property
     def die_ids(self) -> tuple[str, ...]:
@@ -324,3 +326,11 @@ def warm_up() -> None:
     world = World()
     world.add_die("warm-up", 0.1, 0.1, face=1, vx=0.1)
     world.step()  # the kick, then the screen-and-kick
+    # the kernels one sliding die does not reach (contacts, the hole, dice in flight, rest), with
+    # the argument types of the World's own calls
+    w = world
+    step_kernels.note_contacts(w._arb_ints, 0, w._pairs, 0)
+    step_kernels.contact_groups(w._pairs, 0, np.zeros(1, dtype=np.uintp))
+    step_kernels.supported(0.0, 0.0, 0.0, w._footprint, w.board.hole_radius)
+    step_kernels.dice_near(w._rbase, w._rows, 0.0, 0.0, 0.0, w._near_idx, w._near_pose)
+    step_kernels.screen(w._rbase, w._rows, w._prm)

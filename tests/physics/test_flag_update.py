@@ -1,0 +1,122 @@
+"""The kernels' per-die flags kept in place (physics/view.py): a die whose status changes (a hop,
+a landing, a pitch, a die on or against another, a fall) is marked and only its entries are
+rewritten at the next read; the rows are re-indexed only when a body comes or goes.  After every
+read the arrays must equal a full refresh from the dice records, and a break must end bit for
+bit as it does with a full refresh at every change."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from jamsumo_sim.flick import Flick
+from jamsumo_sim.physics import view
+from jamsumo_sim.world import World
+
+
+def _break(board, params, seed: int, offset: float) -> World:
+    """A striker into a jittered block of 15 dice north of the hole (hops, landings, dice on and
+    against dice, dice into the hole and off the board), the chance draws seeded per break."""
+    rng = np.random.default_rng(seed)
+    w = World(board, params, rng=np.random.default_rng(100 + seed))
+    gap = 1.2 * params.die_size
+    for k in range(15):
+        i, j = divmod(k, 5)
+        x = (j - 2) * gap + rng.uniform(-3e-4, 3e-4)
+        y = 0.07 + (i - 1) * gap + rng.uniform(-3e-4, 3e-4)
+        w.add_die(f"d{k}", x, y, angle=float(rng.uniform(-0.2, 0.2)), face=3)
+    w.add_die("s", -0.15, 0.07, face=3)
+    w.apply_flick(Flick("s", 0.03, 4.0 * params.die_mass, offset))
+    return w
+
+
+def _expected(w: World) -> dict:
+    """The arrays and what follows from them, computed from the records alone."""
+    entries = [view.die_entry(d) for d in w._order]
+    tops = [e[3] for e in entries]
+    return {
+        "flags": [e[0] for e in entries],
+        "special": [e[1] for e in entries],
+        "pitched": [e[2] for e in entries],
+        "tops": tops,
+        "groups": [d.group for d in w._order],
+        "all_grounded": all(e[0] & 1 for e in entries),
+        "special_any": any(e[1] for e in entries),
+        "pitched_any": any(e[2] for e in entries),
+        "max_top": params_top(w, tops),
+    }
+
+
+def params_top(w: World, tops: list[float]) -> float:
+    return w.params.die_size + max([w._wall_top, *tops])
+
+
+def _actual(w: World) -> dict:
+    return {
+        "flags": w._flags.tolist(),
+        "special": w._special_arr.tolist(),
+        "pitched": w._pitched_arr.tolist(),
+        "tops": w._tops.tolist(),
+        "groups": w._groups.tolist(),
+        "all_grounded": w._all_grounded,
+        "special_any": w._special,
+        "pitched_any": w._any_pitched,
+        "max_top": w._max_top,
+    }
+
+
+def test_flags_kept_in_place_equal_a_full_refresh_after_every_read(
+    standard_board, params, monkeypatch
+):
+    read, update = view.read, view.update_flags
+    seen = {"reads": 0, "updates": 0, "marked": set()}
+
+    def counted_update(w, dice):
+        seen["updates"] += 1
+        seen["marked"].update(d.id for d in dice)
+        update(w, dice)
+
+    def checked_read(w):
+        read(w)
+        seen["reads"] += 1
+        assert _actual(w) == _expected(w), f"step {w.steps}"
+        # the rows still show the Space's bodies in its order
+        assert [d.body_id for d in w._order] == [w._dice[d.id].body.id for d in w._order]
+
+    monkeypatch.setattr(view, "read", checked_read)
+    monkeypatch.setattr(view, "update_flags", counted_update)
+    hops = 0
+    for seed, offset in ((0, 0.0), (1, 0.5), (2, 0.0), (3, 0.5)):
+        w = _break(standard_board, params, seed, offset)
+        res = w.run_until_rest(5.0)
+        hops += sum(e.type == "hop" for e in res.events)
+    assert seen["updates"] > 10 and len(seen["marked"]) > 3 and hops > 0
+
+
+@pytest.mark.parametrize("seed,offset", [(0, 0.0), (1, 0.5), (2, 0.0), (3, 0.5)])
+def test_breaks_end_bit_for_bit_as_with_a_full_refresh(standard_board, params, monkeypatch, seed,
+                                                       offset):  # fmt: skip
+    w = _break(standard_board, params, seed, offset)
+    res = w.run_until_rest(5.0)
+    with monkeypatch.context() as m:
+        # every change of status re-indexes the rows and refreshes every die's flags
+        m.setattr(view, "index_key", lambda w: object())
+        ref = _break(standard_board, params, seed, offset)
+        res_ref = ref.run_until_rest(5.0)
+    assert w.checksum() == ref.checksum()
+    assert res.events == res_ref.events and res.steps == res_ref.steps
+
+
+def test_rows_are_re_indexed_when_a_die_leaves_the_space(flat_world, params):
+    w = flat_world
+    for k in range(4):
+        w.add_die(f"d{k}", 0.05 * k, 0.0, face=1, vx=0.2)
+    w.step()
+    key = view.index_key(w)
+    w.remove_die("d1")
+    assert view.index_key(w) != key
+    w.step()
+    # Chipmunk's order (a removal moves its last body into the gap): the rows follow it
+    assert sorted(d.id for d in w._order) == ["d0", "d2", "d3"]
+    assert all(w._index[d.id] == i for i, d in enumerate(w._order))
+    assert len(w._flags) == len(w._special_arr) == len(w._tops) == len(w._rows) == 3
