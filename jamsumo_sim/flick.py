@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .errors import UserError
+from .limits import as_finite
 from .params import PhysicsParams
 
 STRENGTHS = ("impulse", "finger_speed")  # a flick gives exactly one of these
@@ -55,16 +56,10 @@ class Flick:
         vals = {}
         for k in ("direction", "offset", "height", *STRENGTHS):
             if k in d:
-                v = d[k]
-                # huge ints overflow float(): bound them before any float arithmetic
-                if (
-                    isinstance(v, bool)
-                    or not isinstance(v, int | float)
-                    or (isinstance(v, int) and abs(v) > 2**64)
-                    or not math.isfinite(v)
-                ):
-                    raise UserError(f"flick {k} must be a finite number, got {repr(v)[:30]}")
-                vals[k] = float(v)
+                v = as_finite(d[k])
+                if v is None:
+                    raise UserError(f"flick {k} must be a finite number, got {repr(d[k])[:30]}")
+                vals[k] = v
         return cls(die=str(d["die"]), **vals)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -10,6 +11,21 @@ from jamsumo_sim.errors import UserError
 
 # A match seed feeds numpy's SeedSequence as one 64-bit word: larger seeds would be silently folded.
 MAX_SEED = 2**64 - 1
+
+
+# Whole numbers beyond 2**53 lose digits as floats (and float() of a huge int overflows).
+MAX_EXACT_INT = 2**53
+
+
+def as_finite(value: Any) -> float | None:
+    """``value`` as a float if it is a finite number from a JSON/TOML file, else None: bools are not
+    numbers, and ints beyond 2**53 are refused before any float arithmetic can overflow on them."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, int) and abs(value) > MAX_EXACT_INT:
+        return None
+    v = float(value)
+    return v if math.isfinite(v) else None
 
 
 def check_seed(value: Any, where: str = "--seed") -> int:

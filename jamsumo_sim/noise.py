@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.limits import as_finite
 from jamsumo_sim.resources import asset
 from jamsumo_sim.turnloop import Action, Chance
 
@@ -171,10 +172,12 @@ def from_action(action: Action) -> Deviation:
     """The execution error of a recorded outcome; a one-line UserError if malformed."""
     values = {}
     for f in fields(Deviation):
-        v = action.get(f.name)
-        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-            raise UserError(f"execution outcome {f.name} must be a finite number, got {v!r}")
-        values[f.name] = float(v)
+        v = as_finite(action.get(f.name))
+        if v is None:
+            raise UserError(
+                f"execution outcome {f.name} must be a finite number, got {action.get(f.name)!r}"
+            )
+        values[f.name] = v
     return Deviation(**values)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from .errors import UserError
 from .fileio import read_toml, write_atomic
+from .limits import as_finite
 
 PARAMS_VERSION = 1
 
@@ -89,7 +90,7 @@ RANGES: dict[str, Range] = {
 def check_range(name: str, value: Any) -> None:
     """A one-line UserError unless ``value`` is a number within ``RANGES[name]``."""
     r = RANGES[name]
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if as_finite(value) is None:
         raise UserError(f"parameter {name} must be a finite number, got {_short(value)}")
     if r.integer and not isinstance(value, int):
         raise UserError(f"parameter {name} must be a whole number, got {_short(value)}")

@@ -42,6 +42,7 @@ from .die import Orientation
 from .errors import UserError
 from .fileio import MAX_FILE_BYTES, decode_utf8, parse_json, read_text
 from .flick import Flick
+from .limits import as_finite
 from .params import PhysicsParams, load_params
 
 if TYPE_CHECKING:  # the World (and numba) load only when a scenario runs: errors stay quick
@@ -141,15 +142,10 @@ def read_scenario(path: str) -> dict[str, Any]:
 
 
 def _number(value: Any, where: str) -> float:
-    too_big = isinstance(value, int) and abs(value) > 2**53  # isfinite() of a huge int overflows
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or too_big
-        or not math.isfinite(value)
-    ):
+    v = as_finite(value)
+    if v is None:
         raise UserError(f"{where} must be a finite number, got {json.dumps(value)[:30]}")
-    return float(value)
+    return v
 
 
 def build_world(

@@ -15,7 +15,6 @@ Cells are the grid in order aim, speed, offset, height (the last varies fastest)
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +24,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..fileio import parse_json, parse_toml, read_text
-from ..limits import check_seed
+from ..limits import as_finite, check_seed
 
 SPEC_VERSION = 1
 MODES = ("jam", "sumo")
@@ -122,15 +121,10 @@ class SweepSpec:
 
 
 def _number(value: Any, where: str, lo: float, hi: float) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or (isinstance(value, int) and abs(value) > 2**53)
-        or not math.isfinite(value)
-        or not lo <= value <= hi
-    ):
+    v = as_finite(value)
+    if v is None or not lo <= v <= hi:
         raise UserError(f"{where} must be a number from {lo:g} to {hi:g}, got {repr(value)[:30]}")
-    return float(value)
+    return v
 
 
 def _int(value: Any, where: str, lo: int, hi: int) -> int:
