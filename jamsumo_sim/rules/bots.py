@@ -168,6 +168,12 @@ class RandomBot(Agent):
         return _fallback(view)
 
 
+def _jam_speed_band() -> tuple[float, float]:
+    """The launch speeds (m/s) of the planner's Jam candidates (``[planner_search]`` in bots.toml)."""
+    lo, hi = bots_config()["planner_search"]["jam_speeds"]
+    return float(lo), float(hi)
+
+
 @dataclass(frozen=True)
 class PlannerConfig:
     aim_sigma_deg: float
@@ -298,8 +304,7 @@ class PlannerBot(Agent):
         pos = _positions(state)
         out: list[FlickSpec] = []
         if state.mode == "jam":
-            # m/s: the band that can reach the hole and still drop (physics.md §3)
-            lo, hi = 0.8, 1.35
+            lo, hi = _jam_speed_band()
             speeds = np.linspace(lo, hi, max(1, cfg.speeds))
             shooters: list[tuple[str, float, float, str | None]] = []
             for die in state.on_board(seat):
