@@ -13,6 +13,7 @@ panel_status (the panel's window lines), shot_fx (trails, slow motion, "what was
 
 from __future__ import annotations
 
+import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from jamsumo_sim.ui import (
     board_layer,
     bot_turns,
     bot_worker,
+    heat_overlay,
     hud,
     input_router,
     panel_status,
@@ -138,6 +140,7 @@ class App:
         self.preview_on = bool(fx.get("preview", True))
         self.zoom = Zoom()
         self.show_help = False
+        self.heat = heat_overlay.HeatOverlay()  # H: the practice heat map (its own thread)
         self.pictures = board_layer.BoardPictures()
         self.panel_cache = panel_status.PanelCache()
         self._presented: tuple[int, int] | None = None
@@ -349,6 +352,7 @@ class App:
         self.previews.tick(dt)
         self._update_anim(dt)
         bot_turns.update(self, dt)
+        self.heat.update(self)
 
     # --- saving, closing ----------------------------------------------------------------------
     def autosave(self) -> None:
@@ -358,6 +362,7 @@ class App:
         saving.save_replay(self)
 
     def close(self) -> None:
+        self.heat.stop()
         self.autosave()
         self.running = False
 
@@ -393,6 +398,7 @@ class App:
         self.setup_mode.draw(self, view)
         if self.turning is not None:
             board_layer.draw_turning(self, view)
+        self.heat.draw(self, view)
         aim_params = self.flick_params(self.aim) if self.aim is not None else None
         self.aim_problem = self.aim_check.problem(self, aim_params)
         preview = aiming.preview(self, aim_params) if self.aim_problem is None else None
@@ -421,12 +427,15 @@ class App:
 
     # --- the loop -----------------------------------------------------------------------------
     def frame(self, dt: float) -> None:
+        start = time.perf_counter()
+        self.heat.before_frame()  # the heat map's worker waits while the frame is built
         for e in pygame.event.get():
             self.handle_event(e)
         self.update(dt)
         self.draw()
         self.present()
         self.frames += 1
+        self.heat.after_frame(start, self.fps)
 
     def present(self) -> None:
         """Show the frame: only the board area while the panel is unchanged (in a real X window the

@@ -19,6 +19,8 @@ CONTROLS: tuple[tuple[str, str], ...] = (
     ("- / +", "slower / faster playback"),
     ("M", "automatic slow motion at impacts (on/off)"),
     ("R", "replay the last shot"),
+    ("H", "heat map of a die's flicks (free play and practice; on/off)"),
+    ("Shift+H", "the heat map's next outcome (hole, platform, off; knocked out, lost)"),
     ("Ctrl+wheel, Ctrl+ -/+ ", "zoom in and out (Ctrl+0 resets)"),
     ("Arrow keys / middle drag", "pan the zoomed board"),
     ("T", "turn the board to the player to move (on/off)"),

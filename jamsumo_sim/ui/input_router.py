@@ -92,6 +92,11 @@ def on_key(app: Any, e: pygame.event.Event) -> None:
         app._sync_view()
     elif k == pygame.K_k:
         app.keep_height = not app.keep_height
+    elif k == pygame.K_h:  # the practice heat map (ui/heat_overlay.py)
+        if getattr(e, "mod", 0) & pygame.KMOD_SHIFT:
+            app.heat.cycle(app)
+        else:
+            app.heat.toggle(app)
     else:
         action = _ACTIONS.get(k)
         if action is not None:

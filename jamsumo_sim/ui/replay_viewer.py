@@ -1,7 +1,8 @@
 """`jamsumo replay FILE`: watch a recorded match shot by shot, drawn exactly like play.
 
 Space play/pause · Left/Right previous/next shot · Home back to the start · −/+ speed · Q quit; click
-or drag the timeline under the board to jump to any shot.  Before each shot the flicked die and its
+or drag the timeline under the board to jump to any shot; E exports the shot on screen as MP4 (GIF
+without H.264) and Shift+E the match as an HTML page, next to the replay file (``replay_export``).  Before each shot the flicked die and its
 flick (arrow and power) are drawn; the panel lists the shot's events; at the end the final table shows.
 Each shot is animated from the recorded state before it with its recorded execution error
 (``state.preview(action, execution)``: at the ``table`` level what the hand did, not what was aimed), so
@@ -16,6 +17,8 @@ from typing import Any
 
 import pygame
 
+from jamsumo_sim.errors import UserError
+from jamsumo_sim.ui import replay_export
 from jamsumo_sim.ui.app import App
 from jamsumo_sim.ui.bot_aim import AimShown, draw_bot_aim, flick_of
 from jamsumo_sim.ui.match_session import MatchSession
@@ -25,7 +28,7 @@ from jamsumo_sim.ui.theme import Theme
 
 VIEWER_HELP = (
     "Space play/pause · Left/Right previous/next shot · Home restart · -/+ speed · Q quit",
-    "Click or drag the timeline to jump to a shot",
+    "Click or drag the timeline to jump to a shot · E export the shot (MP4) · Shift+E the match (HTML)",
 )
 
 
@@ -171,8 +174,18 @@ class ReplayApp(App):
 
     session: ReplaySession
 
-    def __init__(self, session: ReplaySession, speed: float = 1.0, **kw: Any) -> None:
+    def __init__(
+        self,
+        session: ReplaySession,
+        speed: float = 1.0,
+        replay_path: str | os.PathLike[str] | None = None,
+        **kw: Any,
+    ) -> None:
         super().__init__(session, autosave_enabled=False, **kw)
+        self.replay_path = replay_path  # where E / Shift+E write (next to it)
+        self.export_job: replay_export.ExportJob | None = None
+        self.threaded_export = True
+        self.export_size: tuple[int, int] | None = None  # px of a video (None: the CLI's default)
         self.playing = True
         self.wait = 0.0
         self.pause_between = 0.5
@@ -203,8 +216,39 @@ class ReplayApp(App):
             self.session.show(0)
         elif k == pygame.K_SPACE:
             self.playing = not self.playing
+        elif k == pygame.K_e:
+            self.export(match=bool(getattr(e, "mod", 0) & pygame.KMOD_SHIFT))
         else:
             super()._key(e)
+
+    def export(self, match: bool) -> None:
+        """E: the shot on screen as a video; Shift+E: the match as a page (on their own thread)."""
+        if self.export_job is not None:
+            self.message = f"Still {self.export_job.progress()}; wait for it to finish."
+            return
+        if self.replay_path is None:
+            self.message = "Export: this replay has no file to write next to."
+            return
+        n = len(self.session.actions)
+        shot = min(self.session.position + 1, n)
+        if n == 0:
+            self.message = "Export: the replay has no shots."
+            return
+        try:
+            job = replay_export.start(
+                self.replay_path, shot, match, self.threaded_export, self.export_size
+            )
+        except UserError as exc:
+            self.message = f"Export failed: {exc}"
+            return
+        self.export_job = job
+        self.message = f"Exporting {job.what} to {job.out.name}…"
+
+    def _poll_export(self) -> None:
+        job = self.export_job
+        if job is not None and job.finished():
+            self.message = job.outcome()
+            self.export_job = None
 
     def stop_anim(self) -> None:
         self.anim = None
@@ -266,6 +310,7 @@ class ReplayApp(App):
         return
 
     def update(self, dt: float) -> None:
+        self._poll_export()
         anim = self.anim
         if anim is not None:
             anim.speed = self.speed
@@ -289,6 +334,8 @@ class ReplayApp(App):
     def _decorate(self, info: PanelInfo, params: Any) -> PanelInfo:
         out = super()._decorate(info, params)
         status = "PAUSED — Space to play" if not self.playing else f"playing ×{self.speed:g}"
+        if self.export_job is not None:
+            status += f"  ·  {self.export_job.progress()}"
         return PanelInfo(**{**out.__dict__, "status": status, "help_lines": self.help, "aim": ()})
 
 
@@ -305,7 +352,6 @@ def run_viewer(args: argparse.Namespace) -> int:
     ):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from jamsumo_sim.errors import UserError
     from jamsumo_sim.ui.cli import has_display
 
     if frames is None and not has_display():
@@ -313,7 +359,7 @@ def run_viewer(args: argparse.Namespace) -> int:
             "no display for the replay viewer (use --frames N --screenshot PATH, or --verify)"
         )
     states, actions, seats = load_states(str(path))
-    app = ReplayApp(ReplaySession(states, actions, seats), speed=speed)
+    app = ReplayApp(ReplaySession(states, actions, seats), speed=speed, replay_path=path)
     try:
         app.run(frames=frames, screenshot=screenshot)
     finally:
