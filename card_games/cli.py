@@ -40,7 +40,9 @@ def build_agents(
 ) -> list[Agent]:
     """Agents from a comma-separated seat list (``human``, ``random``, ``smart``, …); people
     see the table ``display`` draws (default: the game's plain ``render``)."""
-    bots = game.bots()
+    from card_games.ismcts import with_ismcts  # the `ismcts` seat (needs jamsumo[rl] to play)
+
+    bots = with_ismcts(game.bots())
     if seats is None:
         default_bot = "smart" if "smart" in bots else "random"
         names = (["human"] if interactive else [default_bot]) + [default_bot] * (players - 1)

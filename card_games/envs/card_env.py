@@ -1,0 +1,207 @@
+"""One PettingZoo AEC environment class serving the four card games.
+
+Seats are agents ``player_0`` … ``player_{n-1}``. Chance nodes (shuffles, deals, die rolls) are
+resolved inside the environment from the match seed exactly as ``card-games play --seed`` does,
+so ``reset(seed=s)`` starts the same match. A simultaneous node (JumbleJack's pointing) is asked
+seat by seat; a seat never sees the choices already made, and the moves apply together once every
+seat has chosen. Rewards come at the end only: a winner gets 1 (a shared win 1/k), the others 0;
+``infos[agent]["returns"]`` then holds the game's own scores.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from card_games.envs.catalog import Catalog, catalog
+from card_games.envs.encoding import OBS_BYTES, encode
+from jamsumo_sim.envs.deps import require
+from jamsumo_sim.errors import UserError
+from jamsumo_sim.limits import MAX_SEED
+from jamsumo_sim.turnloop import Action, State, get_game
+from jamsumo_sim.turnloop.driver import seeded_outcome
+
+pettingzoo = require("pettingzoo")
+spaces = require("gymnasium.spaces")
+agent_selector = require("pettingzoo.utils").AgentSelector
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+def win_shares(state: State) -> list[float]:
+    """1/k for each of k winners, 0 for the rest: the rewards and OpenSpiel's utilities."""
+    winners = state.winners()
+    return [1.0 / len(winners) if s in winners else 0.0 for s in range(state.num_players)]
+
+
+class CardGameEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        variant: str | None = None,
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.game = get_game(game)
+        self.metadata = {**self.metadata, "name": f"{game}_v0"}
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise UserError(f"{game}_v0: render_mode {render_mode!r} is not one of human, ansi")
+        self.render_mode = render_mode
+        params: dict[str, Any] = {"players": players or self.game.min_players}
+        if variant is not None:
+            params["variant"] = variant
+        self.params = self.game.validate_params(params)
+        self.catalog: Catalog = catalog(game)
+        n = int(self.params["players"])
+        self.possible_agents = [agent_name(s) for s in range(n)]
+        self.max_cycles = max_cycles
+        mask = spaces.Box(0, 1, shape=(len(self.catalog),), dtype=np.int8)
+        obs = spaces.Box(0, 255, shape=(OBS_BYTES[game],), dtype=np.uint8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs, "action_mask": mask}) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(len(self.catalog)) for a in self.possible_agents}
+        self.state_: State | None = None
+        self._rng = np.random.default_rng()
+        self._pending: dict[int, Action] = {}  # moves chosen so far at a simultaneous node
+        self._moves = 0
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    # -- the match ------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            match_seed = int(seed)
+        else:  # the next match of this environment's generator
+            match_seed = int(self._rng.integers(0, MAX_SEED, dtype=np.uint64, endpoint=True))
+        self.state_ = self.game.new_initial_state(self.params, seed=match_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._pending = {}
+        self._moves = 0
+        self._advance()
+
+    @property
+    def match(self) -> State:
+        if self.state_ is None:
+            raise UserError(f"{self.metadata['name']}: call reset() before using the environment")
+        return self.state_
+
+    def seat_of(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def _to_move(self) -> list[int]:
+        """The seats that still have to choose at the current decision."""
+        state = self.match
+        if state.is_simultaneous_node():
+            return [s for s in state.simultaneous_seats() if s not in self._pending]
+        return [state.current_player()]
+
+    def _advance(self) -> None:
+        """Play chance outcomes from the match seed up to the next decision, then select its seat."""
+        state = self.match
+        while state.is_chance_node():
+            state.apply_action(seeded_outcome(state))
+        if state.is_terminal():
+            shares = win_shares(state)
+            returns = state.returns()
+            for seat, agent in enumerate(self.possible_agents):
+                self.rewards[agent] = shares[seat]
+                self.terminations[agent] = True
+                self.infos[agent] = {"returns": float(returns[seat])}
+            return
+        self.agent_selection = agent_name(self._to_move()[0])
+
+    def legal_actions(self, agent: str) -> list[Action]:
+        state = self.match
+        seat = self.seat_of(agent)
+        if state.is_terminal() or seat not in self._to_move():
+            return []
+        return state.legal_actions(seat)
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        mask = np.zeros(len(self.catalog), dtype=np.int8)
+        for action in self.legal_actions(agent):
+            mask[self.catalog.action_index(action)] = 1
+        return mask
+
+    def action_of(self, agent: str, index: int) -> Action:
+        """The legal move with fixed index ``index`` for ``agent`` now (a UserError if none)."""
+        name = self.catalog.names[int(index)] if 0 <= int(index) < len(self.catalog) else None
+        for action in self.legal_actions(agent):
+            if action.name == name:
+                return action
+        raise UserError(
+            f"{self.metadata['name']}: action {int(index)} ({name!r}) is not legal for {agent} now"
+        )
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.seat_of(agent)
+        return {
+            "observation": encode(self.game.name, self.match.observation(seat)),
+            "action_mask": self.action_mask(agent),
+        }
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        move = self.action_of(agent, int(action))
+        state = self.match
+        self._cumulative_rewards[agent] = 0.0
+        seat = self.seat_of(agent)
+        if state.is_simultaneous_node():
+            self._pending[seat] = move
+            if self._to_move():  # others still to choose: nothing happens yet
+                self.agent_selection = agent_name(self._to_move()[0])
+                return
+            joint, self._pending = self._pending, {}
+            state.apply_actions(joint)
+        else:
+            state.apply_action(move)
+        self._moves += 1
+        self._advance()
+        cycles_up = self.max_cycles is not None and self._moves >= self.max_cycles * self.num_agents
+        if cycles_up and not state.is_terminal():
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # -- display ----------------------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.game.render(self.match.observation(None), None)  # a spectator's table
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def make_env(game: str, **kwargs: Any) -> Any:
+    """The environment wrapped as PettingZoo's classic games are (order and bounds enforced)."""
+    wrappers = require("pettingzoo.utils.wrappers")
+    env = CardGameEnv(game, **kwargs)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)

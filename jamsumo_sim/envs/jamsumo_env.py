@@ -1,0 +1,285 @@
+"""PettingZoo AEC environment of JamSumo (Jam, Sumo or both), over the turn loop's match state.
+
+Chance (set-up rolls, the hand's execution error) is drawn from the match seed as ``jamsumo
+match --seed`` draws it, so ``reset(seed=s)`` starts that match. The action layout and the
+refusal rule are in :mod:`jamsumo_sim.envs.spaces_jamsumo`. Rewards come at the end: a winner 1,
+k tied winners 1/k, the others 0 (``infos[agent]["returns"]``: the game's own totals). A refused
+flick is re-asked (same seat, nothing moved) with reward ``REFUSAL_PENALTY``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from jamsumo_sim.envs import spaces_jamsumo as L
+from jamsumo_sim.envs.deps import require
+from jamsumo_sim.errors import UserError
+from jamsumo_sim.limits import MAX_SEED
+from jamsumo_sim.rules.flicks import PASS, flick_action
+from jamsumo_sim.rules.seats import die_ids, from_view
+from jamsumo_sim.turnloop import Action, State, get_game
+from jamsumo_sim.turnloop.driver import seeded_outcome
+
+pettingzoo = require("pettingzoo")
+spaces = require("gymnasium.spaces")
+
+MODES = ("jam", "sumo", "jamsumo")
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "jamsumo_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        mode: str = "jamsumo",
+        players: int = 2,
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        **params: Any,
+    ) -> None:
+        super().__init__()
+        if mode not in MODES:
+            raise UserError(f"jamsumo_v0: mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise UserError(
+                f"jamsumo_v0: render_mode {render_mode!r} is not one of human, ansi, rgb_array"
+            )
+        self.game = get_game(mode)
+        self.params = self.game.validate_params({**params, "players": players})
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.state_: Any = None
+        self._rng = np.random.default_rng()
+        self._moves = 0
+        probe = self.game.new_initial_state(self.params, seed=0)
+        self.zones = [z.name for z in probe.board.platforms] if mode != "sumo" else []
+        self.n_choices = L.DICE_PER_SEAT + len(self.zones) + L.SETUP_SLOTS + 1
+        self.possible_agents = [agent_name(s) for s in range(players)]
+        n_dice = L.DICE_PER_SEAT * players
+        width = n_dice * L.DIE_FEATURES + L.EXTRA_FEATURES
+        obs = spaces.Box(-L.POSITION_BOUND * 2, L.POSITION_BOUND * 2, (width,), np.float32)
+        mask = spaces.Box(0, 1, (self.n_choices,), np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs, "choice_mask": mask}) for a in self.possible_agents
+        }
+        flick = spaces.Box(L.FLICK_LOW, L.FLICK_HIGH, dtype=np.float32)
+        self.action_spaces = {
+            a: spaces.Dict({"choice": spaces.Discrete(self.n_choices), "flick": flick})
+            for a in self.possible_agents
+        }
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    @property
+    def match(self) -> Any:
+        if self.state_ is None:
+            raise UserError("jamsumo_v0: call reset() before using the environment")
+        return self.state_
+
+    # -- the match ------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            match_seed = int(seed)
+        else:
+            match_seed = int(self._rng.integers(0, MAX_SEED, dtype=np.uint64, endpoint=True))
+        self.state_ = self.game.new_initial_state(self.params, seed=match_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._moves = 0
+        self._advance()
+
+    def _advance(self) -> None:
+        state: State = self.match
+        while state.is_chance_node():
+            state.apply_action(seeded_outcome(state))
+        if state.is_terminal():
+            winners = state.winners()
+            returns = state.returns()
+            for seat, agent in enumerate(self.possible_agents):
+                self.rewards[agent] = 1.0 / len(winners) if seat in winners else 0.0
+                self.terminations[agent] = True
+                self.infos[agent] = {"returns": float(returns[seat])}
+            return
+        self.agent_selection = agent_name(state.current_player())
+        self._publish_mask()
+
+    def _publish_mask(self) -> None:
+        """``infos[agent]["action_mask"]``: the mask in the form ``action_space.sample`` takes (the
+        discrete part masked, the flick free), for the seat to move."""
+        agent = self.agent_selection
+        self.infos[agent]["action_mask"] = {"choice": self.action_mask(agent), "flick": None}
+
+    # -- actions --------------------------------------------------------------------------------
+    def _menu(self, seat: int) -> list[Action]:
+        state = self.match
+        if state.is_terminal() or state.current_player() != seat:
+            return []
+        return state.legal_actions(seat)
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(self.n_choices, dtype=np.int8)
+        menu = self._menu(seat)
+        if not menu:
+            return mask
+        if menu == [PASS]:
+            mask[-1] = 1
+            return mask
+        dice = die_ids(seat)
+        setups = [a for a in menu if a.get("corner") is not None]
+        if len(setups) > L.SETUP_SLOTS:
+            raise UserError(f"jamsumo_v0: {len(setups)} set-ups exceed SETUP_SLOTS {L.SETUP_SLOTS}")
+        base = L.DICE_PER_SEAT + len(self.zones)
+        mask[base : base + len(setups)] = 1
+        for action in menu:
+            if action.get("corner") is not None or action == PASS:
+                continue
+            place = action.get("place")
+            if place is None:
+                mask[dice.index(action["die"])] = 1
+            else:
+                mask[L.DICE_PER_SEAT + self.zones.index(place)] = 1
+        return mask
+
+    def to_action(self, agent: str, move: Any) -> Action:
+        """The turn-loop action of ``move`` ({"choice", "flick"} or a (choice, flick) pair)."""
+        seat = self.possible_agents.index(agent)
+        choice, flick = (move["choice"], move["flick"]) if isinstance(move, dict) else move
+        choice = int(choice)
+        if not self.action_mask(agent)[choice] if 0 <= choice < self.n_choices else True:
+            raise UserError(f"jamsumo_v0: choice {choice} is not available to {agent} now")
+        if choice == self.n_choices - 1:
+            return PASS
+        base = L.DICE_PER_SEAT + len(self.zones)
+        if choice >= base:
+            setups = [a for a in self._menu(seat) if a.get("corner") is not None]
+            return setups[choice - base]
+        direction, speed, offset, height = (
+            float(x) for x in np.clip(flick, L.FLICK_LOW, L.FLICK_HIGH)
+        )
+        n = len(self.possible_agents)
+        _, _, world_dir = from_view(seat, n, 0.0, 0.0, direction)
+        if choice < L.DICE_PER_SEAT:
+            die = die_ids(seat)[choice]
+            return flick_action(die, world_dir, None, offset, height, finger_speed=speed)
+        zone = self.match.board.platform(self.zones[choice - L.DICE_PER_SEAT])
+        die = self.match.in_hand(seat)[0]
+        return flick_action(
+            die,
+            world_dir,
+            None,
+            offset,
+            height,
+            place=zone.name,
+            px=zone.x,
+            py=zone.y,
+            finger_speed=speed,
+        )
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        move = self.to_action(agent, action)
+        state = self.match
+        seat = self.possible_agents.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self._moves += 1
+        self._clear_rewards()
+        reason = None if move in self._menu(seat) else self._refusal(seat, move)
+        if reason is not None:  # not a fair flick: re-asked, nothing moves
+            self.rewards[agent] = L.REFUSAL_PENALTY
+            self.infos[agent] = {"refused": reason}
+            self._publish_mask()
+        else:
+            self.infos[agent] = {}
+            self.step_turnloop(move)
+        cycles_up = self.max_cycles is not None and self._moves >= self.max_cycles * self.num_agents
+        if cycles_up and not state.is_terminal():
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def step_turnloop(self, move: Action) -> None:
+        """Apply a turn-loop move of the seat to move, then chance up to the next decision."""
+        self.match.apply_action(move)
+        self._advance()
+
+    def _refusal(self, seat: int, move: Action) -> str | None:
+        state = self.match
+        if state.is_legal(seat, move):
+            return None
+        return state.why_illegal(seat, move)
+
+    # -- observations ---------------------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        state = self.match
+        rows = state.dice_table(seat)
+        feats = np.zeros((len(rows), L.DIE_FEATURES), dtype=np.float32)
+        for i, row in enumerate(rows):
+            where = row["where"]
+            feats[i, 0] = "x" in row
+            feats[i, 1] = where == "hand"
+            feats[i, 2] = "x" not in row and where != "hand"
+            if "x" in row:
+                feats[i, 3] = np.clip(row["x"], -L.POSITION_BOUND, L.POSITION_BOUND)
+                feats[i, 4] = np.clip(row["y"], -L.POSITION_BOUND, L.POSITION_BOUND)
+                feats[i, 5] = math.cos(row["angle"])
+                feats[i, 6] = math.sin(row["angle"])
+                feats[i, 7] = row["face"] / 6.0
+            feats[i, 8] = row["owner"] == seat
+        totals = state.totals()
+        extra = np.array(
+            [
+                state.turns.round / max(len(state.round_modes), 1),
+                len(state.round_modes) / 10.0,
+                float(totals[seat]) / 100.0,
+                float(state.current_player() == seat),
+            ],
+            dtype=np.float32,
+        )
+        return {
+            "observation": np.concatenate([feats.ravel(), extra]).astype(np.float32),
+            "choice_mask": self.action_mask(agent),
+        }
+
+    # -- display ----------------------------------------------------------------------------------
+    def render(self) -> Any:
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "rgb_array":
+            from jamsumo_sim.envs.picture import board_picture
+
+            return board_picture(self.match)
+        text = self.game.render(self.match.observation(None), None)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

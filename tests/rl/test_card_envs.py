@@ -1,0 +1,175 @@
+"""The card games' PettingZoo environments: PettingZoo's own checks, the fixed action index,
+and observations that hold only what the seat may see."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from card_games.envs import GAMES  # noqa: E402
+from card_games.envs.catalog import catalog  # noqa: E402
+from card_games.envs.encoding import OBS_BYTES, decode, encode  # noqa: E402
+from jamsumo_sim.errors import UserError  # noqa: E402
+from jamsumo_sim.turnloop import get_game  # noqa: E402
+from jamsumo_sim.turnloop.driver import seeded_outcome  # noqa: E402
+
+PLAYERS = {"jellyfish": 3, "jumble_jam": 2, "jumblejack": 4, "the_jam": 2}
+
+
+def module(game: str):
+    return importlib.import_module(f"card_games.envs.{game}_v0")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_api_and_seed_tests_pass(game):
+    mod = module(game)
+    api_test(mod.env(players=PLAYERS[game]), num_cycles=60)
+    seed_test(lambda **kw: mod.env(players=PLAYERS[game], **kw), num_cycles=60)
+
+
+def random_positions(game: str, players: int, variant: str, seed: int):
+    """Every decision node of one random game (chance from the seed, moves from a generator)."""
+    g = get_game(game)
+    state = g.new_initial_state(g.validate_params({"players": players, "variant": variant}), seed)
+    rng = np.random.default_rng(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(seeded_outcome(state))
+            continue
+        yield state
+        if state.is_simultaneous_node():
+            joint = {}
+            for seat in state.simultaneous_seats():
+                legal = state.legal_actions(seat)
+                joint[seat] = legal[rng.integers(len(legal))]
+            state.apply_actions(joint)
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_listed_move_has_its_fixed_index_and_views_fit(game):
+    g = get_game(game)
+    cat = catalog(game)
+    seen = set()
+    widest = 0
+    for variant in g.variants:
+        for players in (g.min_players, g.max_players):
+            for state in random_positions(game, players, variant, seed=players):
+                seats = state.simultaneous_seats() or [state.current_player()]
+                for seat in seats:
+                    names = [a.name for a in state.legal_actions(seat)]
+                    assert len(set(names)) == len(names), "names must be unique per decision"
+                    seen.update(cat.action_index(a) for a in state.legal_actions(seat))
+                    widest = max(
+                        widest, int(np.count_nonzero(encode(game, state.observation(seat))))
+                    )
+    assert widest < OBS_BYTES[game] * 0.75  # room to spare over what random play reaches
+    assert len(seen) > 10
+
+
+def test_catalog_refuses_a_move_it_does_not_know():
+    from jamsumo_sim.turnloop import Action
+
+    with pytest.raises(UserError, match="not in the action catalog"):
+        catalog("jellyfish").action_index(Action("fly to the moon"))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observation_hides_what_the_seat_may_not_see(game):
+    """Changing only hidden information (the games' own ``perturb_hidden``) leaves the seat's
+    observation and mask unchanged, while the full state does change."""
+    env = module(game).raw_env(players=PLAYERS[game])
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for _ in range(40):
+        if not env.agents or env.terminations[env.agent_selection]:
+            break
+        agent = env.agent_selection
+        seat = env.seat_of(agent)
+        before = env.observe(agent)
+        other = env.match.perturb_hidden(seat, rng)
+        if other is not None and other.full_state() != env.match.full_state():
+            real = env.state_
+            env.state_ = other
+            after = env.observe(agent)
+            env.state_ = real
+            assert np.array_equal(before["observation"], after["observation"])
+            assert np.array_equal(before["action_mask"], after["action_mask"])
+            checked += 1
+        mask = before["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert checked > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observation_is_the_seats_own_view(game):
+    env = module(game).raw_env(players=PLAYERS[game])
+    env.reset(seed=1)
+    agent = env.agent_selection
+    view = decode(env.observe(agent)["observation"])
+    expected = env.match.observation(env.seat_of(agent))
+    expected.pop("log", None)
+    import json
+
+    assert view == json.loads(json.dumps(expected))
+    mask = env.observe(agent)["action_mask"]
+    legal = {a.name for a in env.match.legal_actions(env.seat_of(agent))}
+    assert {catalog(game).names[i] for i in np.flatnonzero(mask)} == legal
+
+
+def test_an_illegal_index_is_refused_in_one_line():
+    env = module("jellyfish").raw_env(players=2)
+    env.reset(seed=0)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(UserError, match="is not legal"):
+        env.step(bad)
+
+
+def test_reset_seed_replays_the_same_match_and_max_cycles_truncates():
+    env = module("the_jam").raw_env(players=2, max_cycles=3)
+    env.reset(seed=9)
+    first = env.match.full_state()
+    moves = 0
+    while env.agents:
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+        moves += 1
+    assert moves == 3 * 2
+    env.reset(seed=9)
+    assert env.match.full_state() == first
+
+
+def test_jumblejack_pointing_is_asked_seat_by_seat_without_showing_choices():
+    env = module("jumblejack").raw_env(players=4)
+    env.reset(seed=2)
+    while not env.match.is_simultaneous_node():
+        agent = env.agent_selection
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    first = env.agent_selection
+    seen_before = env.observe(agent := env.possible_agents[-1])["observation"].copy()
+    env.step(int(np.flatnonzero(env.observe(first)["action_mask"])[0]))
+    assert env.agent_selection != first and env.match.is_simultaneous_node()
+    assert np.array_equal(env.observe(agent)["observation"], seen_before)
+
+
+def test_render_prints_the_spectators_table(capsys):
+    env = module("jellyfish").env(players=2, render_mode="human")
+    env.reset(seed=0)
+    env.render()
+    assert "seat" in capsys.readouterr().out.lower()
+    ansi = module("jellyfish").raw_env(players=2, render_mode="ansi")
+    ansi.reset(seed=0)
+    assert isinstance(ansi.render(), str)
