@@ -344,6 +344,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_export(sub)
 
+    # `card-games host GAME` and `card-games join URL` (card_games/net.py, issue 24)
+    from card_games.net import register as register_net
+
+    register_net(sub)
     return parser
 
 

@@ -1,0 +1,145 @@
+"""`jamsumo host` and `jamsumo join`: a Jam, Sumo or JamSumo match across a network."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from jamsumo_sim.errors import UserError
+from jamsumo_sim.limits import seed_arg
+from jamsumo_sim.net import run
+from jamsumo_sim.net.client import Client
+from jamsumo_sim.net.host import Host
+from jamsumo_sim.rules.game import MODES
+from jamsumo_sim.rules.match_cli import (
+    Checkpoint,
+    add_noise_flags,
+    make_agents,
+    result_json,
+    score_lines,
+)
+from jamsumo_sim.turnloop import Agent, Game, State, get_game
+
+REMOTE = "remote"
+STAND_IN = "planner:easy"  # plays a seat whose player left (``--on-leave bot``)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "host",
+        help="host a match that players join over the network",
+        description="Host a Jam, Sumo or JamSumo match: remote seats are taken by `jamsumo join`.",
+    )
+    p.add_argument("--mode", choices=MODES, default="jamsumo")
+    p.add_argument(
+        "--seats",
+        metavar="LIST",
+        default="remote,planner",
+        help="comma-separated: remote, planner[:LEVEL] or random (default remote,planner)",
+    )
+    p.add_argument("--seed", type=seed_arg, default=0, help="the match seed (kept on the host)")
+    p.add_argument("--record", metavar="FILE", help="save the replay here as the match goes")
+    p.add_argument("--resume", metavar="FILE", help="host a saved (unfinished) replay onwards")
+    p.add_argument("--max-turns", type=int, metavar="N", help="turn cap per round")
+    p.add_argument("--rounds", type=int, metavar="N", help="rounds (JamSumo: of each mode)")
+    p.add_argument("--board", help="board name or TOML file (default standard)")
+    add_noise_flags(p, default="practice")
+    run.add_host_flags(p)
+    p.set_defaults(func=cmd_host)
+
+    j = subparsers.add_parser(
+        "join",
+        help="join a hosted match",
+        description="Join a hosted match: with --bot a bot plays the seat (headless), else you "
+        "type flicks at the terminal.",
+    )
+    run.add_join_flags(j)
+    j.add_argument("--bot", metavar="KIND", help="planner[:easy|normal|hard] or random")
+    j.set_defaults(func=cmd_join)
+
+
+def split_seats(text: str) -> list[str]:
+    seats = [s.strip() for s in text.split(",") if s.strip()]
+    if len(seats) > 8:
+        raise UserError(f"--seats lists {len(seats)} seats; at most 8")
+    return seats
+
+
+def local_agents(game: Game, seats: list[str]) -> dict[int, Agent]:
+    """The host's own bots: every seat that is not ``remote``."""
+    stand = [s if s != REMOTE else "random" for s in seats]
+    agents = make_agents(game, stand)
+    return {s: a for s, a in enumerate(agents) if seats[s] != REMOTE}
+
+
+def _state(args: argparse.Namespace, seats: list[str]) -> tuple[Game, State]:
+    if args.resume is not None:
+        from jamsumo_sim.replay import load_replay
+
+        replay = load_replay(args.resume)
+        state = replay.final_state()
+        if state.is_terminal():
+            raise UserError(f"{args.resume}: this match is already finished")
+        if len(seats) != state.num_players:
+            raise UserError(f"--seats lists {len(seats)} seats for {state.num_players} players")
+        return state.game, state
+    game = get_game(args.mode)
+    params: dict[str, Any] = {"players": len(seats), "board": args.board or "standard"}
+    if args.max_turns is not None:
+        params["max_turns"] = args.max_turns
+    if args.rounds is not None:
+        params["rounds"] = args.rounds
+    params["noise"] = args.noise or "practice"
+    full = game.validate_params(params)
+    return game, game.new_initial_state(full, seed=args.seed)
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    from jamsumo_sim.fileio import check_output_path
+    from jamsumo_sim.rules.match_cli import _check_sizes
+
+    seats = split_seats(args.seats)
+    _check_sizes(args)
+    options = run.host_options(args)
+    target = args.record or args.resume
+    record = check_output_path(target, "--record") if target is not None else None
+    game, state = _state(args, seats)
+    agents = local_agents(game, seats)
+    checkpoint = Checkpoint(record, seats, state) if record is not None else None
+    if checkpoint is not None:
+        checkpoint.capture(state, write=True)
+
+    def on_move(current: State, final: bool) -> None:
+        if checkpoint is not None:
+            checkpoint.capture(current, write=final)
+
+    def stand_in(seat: int) -> Agent:
+        return make_agents(game, [STAND_IN] * (seat + 1))[seat]
+
+    host = Host(state, seats, agents, stand_in, lambda s: result_json(s, seats), options, on_move)
+    result = run.run_host(host)
+    names = [state.seat_name(s) for s in range(state.num_players)]  # type: ignore[attr-defined]
+    run.print_result(result, args.json, score_lines(game.name, names, result))
+    return 0
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    options = run.join_options(args)
+    bot = args.bot
+
+    def make_agent(game: Game, seat: int) -> Agent:
+        if bot is None:
+            from jamsumo_sim.turnloop import ConsoleAgent
+
+            return ConsoleAgent(seat, game)
+        return make_agents(game, [bot] * (seat + 1))[seat]
+
+    if bot is not None:  # a bad kind fails before connecting
+        make_agents(get_game("jam"), [bot])
+    client = Client(args.url, options, None if options.spectate else make_agent)
+    result = run.run_client(client)
+    from jamsumo_sim.rules.seats import colour
+
+    names = [colour(s).capitalize() for s in range(int(result.get("players", 0)))]
+    run.print_result(result, args.json, score_lines(str(result.get("mode")), names, result))
+    return 0

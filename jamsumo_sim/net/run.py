@@ -1,0 +1,114 @@
+"""Shared pieces of the host and join commands: options, the event loop, and printing."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from typing import Any
+
+from jamsumo_sim.errors import UserError
+from jamsumo_sim.limits import seed_arg
+from jamsumo_sim.net.client import Client, JoinOptions
+from jamsumo_sim.net.host import ON_LEAVE, Host, HostOptions
+
+DEFAULT_PORT = 8765
+MAX_GRACE_S = 86400.0
+
+
+def _grace(text: str) -> float:
+    try:
+        value = float(text) if len(text) <= 30 else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= MAX_GRACE_S:
+        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_GRACE_S:g} seconds, not {text[:30]!r}")
+    return value
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or len(text) > 5 or int(text) > 65535:
+        raise argparse.ArgumentTypeError(
+            f"must be a port number from 0 to 65535, not {text[:30]!r}"
+        )
+    return int(text)
+
+
+def add_host_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", type=_port, default=DEFAULT_PORT, help="TCP port (0: any free one)")
+    p.add_argument("--bind", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
+    p.add_argument("--password", help="players and spectators must give it to join")
+    p.add_argument(
+        "--grace",
+        type=_grace,
+        default=60.0,
+        metavar="S",
+        help="seconds a dropped player's seat is kept (default 60)",
+    )
+    p.add_argument(
+        "--on-leave",
+        choices=ON_LEAVE,
+        default="bot",
+        help="after the grace time a bot plays the seat, or the match pauses (default bot)",
+    )
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
+
+def add_join_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("url", help="the host's address, ws://HOST:PORT")
+    p.add_argument("--password")
+    p.add_argument("--seat", type=int, help="the seat to take (default: the first free one)")
+    p.add_argument("--spectate", action="store_true", help="watch only")
+    p.add_argument("--name", default="", help="a name the others see")
+    p.add_argument("--seed", type=seed_arg, default=0, help="seed of this client's bot")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
+
+def host_options(args: argparse.Namespace) -> HostOptions:
+    if args.password is not None and len(args.password) > 200:
+        raise UserError("--password: at most 200 characters")
+    return HostOptions(
+        bind=args.bind,
+        port=args.port,
+        password=args.password,
+        grace=args.grace,
+        on_leave=args.on_leave,
+    )
+
+
+def join_options(args: argparse.Namespace) -> JoinOptions:
+    if not args.url.startswith(("ws://", "wss://")) or len(args.url) > 300:
+        raise UserError(f"{args.url[:60]!r} is not a ws://HOST:PORT address")
+    if args.seat is not None and not 0 <= args.seat <= 99:
+        raise UserError(f"--seat must be a seat number from 0 to 99, not {args.seat}")
+    if args.spectate and args.seat is not None:
+        raise UserError("--spectate and --seat exclude each other")
+    return JoinOptions(
+        password=args.password,
+        seat=args.seat,
+        spectate=args.spectate,
+        name=args.name[:40],
+        seed=args.seed,
+    )
+
+
+def run_host(host: Host) -> dict[str, Any]:
+    try:
+        return asyncio.run(host.run())
+    except OSError as exc:  # the port is taken, or the address is not ours
+        raise UserError(
+            f"cannot listen on {host.options.bind}:{host.options.port}: {exc.strerror or exc}"
+        ) from None
+
+
+def run_client(client: Client) -> dict[str, Any]:
+    from jamsumo_sim.turnloop.agents import QuitRequest
+
+    try:
+        return asyncio.run(client.run())
+    except QuitRequest:  # the person typed quit (or input ended): the host keeps the seat a while
+        raise UserError("you left the match; join again with the same command to go on") from None
+
+
+def print_result(result: dict[str, Any], as_json: bool, line: str) -> None:
+    print(json.dumps(result) if as_json else line, flush=True)

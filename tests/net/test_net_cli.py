@@ -1,0 +1,57 @@
+"""`card-games host` and `card-games join` as commands: the same --json result everywhere, in the
+shape `card-games play --json` prints, and a record that verifies."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+
+from tests.hostile.harness import script
+
+
+def _spawn(*args: str) -> subprocess.Popen:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    return subprocess.Popen(
+        [script("card-games"), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def test_card_games_host_and_two_joins_print_the_same_result(tmp_path):
+    record = tmp_path / "game.json"
+    host = _spawn(
+        "host", "jellyfish", "--players", "3", "--seats", "remote,remote,smart",
+        "--port", "0", "--seed", "4", "--record", str(record), "--json", "--password", "pw",
+    )  # fmt: skip
+    try:
+        port = None
+        deadline = time.monotonic() + 20
+        while port is None and time.monotonic() < deadline:
+            line = host.stderr.readline()
+            found = re.search(r"ws://127\.0\.0\.1:(\d+)", line)
+            port = found.group(1) if found else None
+        assert port, "the host did not say where it listens"
+        url = f"ws://127.0.0.1:{port}"
+        joins = [
+            _spawn("join", url, "--bot", "smart", "--json", "--password", "pw", "--seed", str(k))
+            for k in range(2)
+        ]
+        outs = [p.communicate(timeout=30) for p in joins]
+        host_out, host_err = host.communicate(timeout=30)
+    finally:
+        host.kill()
+    assert host.returncode == 0, host_err
+    result = json.loads(host_out)
+    assert [json.loads(out) for out, _ in outs] == [result, result]
+    expected = {"game", "players", "seed", "variant", "scores", "winner", "turns", "end"}
+    assert expected | {"breakdown", "reveal"} == set(result)
+    verify = subprocess.run(
+        [script("card-games"), "replay", "--verify", str(record)], capture_output=True, text=True
+    )
+    assert verify.returncode == 0, verify.stderr
