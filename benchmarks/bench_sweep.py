@@ -21,7 +21,7 @@ from jamsumo_sim.board import load_board
 from jamsumo_sim.params import PhysicsParams
 from jamsumo_sim.physics.datatypes import IllegalAction
 from jamsumo_sim.scenario import build_world
-from jamsumo_sim.sweep import dask_runner, run
+from jamsumo_sim.sweep import dask_runner, lone, run
 from jamsumo_sim.sweep.batch import Shot, ShotRunner, scenario_for
 from jamsumo_sim.sweep.spec import SHOOTER_ID, parse_spec
 from jamsumo_sim.world import World, warm_up
@@ -79,10 +79,22 @@ def single_die(n: int, rng: np.random.Generator) -> dict[str, float]:
     out["world_per_shot"] = cpu_rate(
         lambda: [fresh_world_per_shot(z, s, False) for z, s in zip(zones, per_zone, strict=True)], n
     )
+    # the batch path with every step in the World (the reference), then with the compiled
+    # lone-die model taking the plain phases (sweep/lone.py), in the same run
+    slow = [ShotRunner("standard", z, fast=False) for z in zones]
+    out["batch_path_world_only"] = cpu_rate(
+        lambda: [r.run_many(s) for r, s in zip(slow, per_zone, strict=True)], n
+    )
     runners = [ShotRunner("standard", z) for z in zones]
     out["batch_path"] = cpu_rate(
         lambda: [r.run_many(s) for r, s in zip(runners, per_zone, strict=True)], n
     )
+    out["batch_speedup_over_world_only"] = out["batch_path"] / out["batch_path_world_only"]
+    world = sum(r.stats.world_steps for r in runners)
+    kernel = sum(r.stats.kernel_steps for r in runners)
+    out["kernel_share_of_steps"] = kernel / max(1, world + kernel)
+    out["world_steps_per_shot"] = world / n
+    out["kernel_steps_per_shot"] = kernel / n
     return out
 
 
@@ -165,6 +177,7 @@ def main() -> None:
     ap.add_argument("--rate", type=float, default=600.0, help="shots/s a core (with --only-dask)")
     args = ap.parse_args()
     warm_up()
+    lone.warm_up()
     rng = np.random.default_rng(1)
     res: dict[str, float] = {}
     if not args.only_dask:

@@ -26,8 +26,10 @@ CONNECT_TIMEOUT = "3s"  # an unreachable --scheduler fails in seconds, not minut
 def warm_kernels() -> None:
     """Load (or compile and cache) the step kernels in this process, before workers start."""
     from ..physics import warm_up
+    from .lone import warm_up as warm_lone
 
     warm_up()
+    warm_lone()  # the batch path's compiled lone-die model (sweep/lone_kernel.py)
 
 
 def _warm_worker() -> bool:

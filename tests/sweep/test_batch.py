@@ -85,7 +85,8 @@ def check_equal(shooter, shots, got) -> None:
 def test_lone_shots_equal_a_fresh_world_each(zone: int) -> None:
     shooter = (*ZONES[zone], 0.3 * zone, 4)
     shots = random_shots(np.random.default_rng(100 + zone), 300)
-    runner = ShotRunner("standard", shooter)
+    # the World-only path, bit for bit (the compiled lone-die path: test_batch_lone.py)
+    runner = ShotRunner("standard", shooter, fast=False)
     check_equal(shooter, shots, batched(runner, shots))
 
 
@@ -95,7 +96,8 @@ def test_thousands_of_shots_from_every_zone() -> None:
     for zone in range(4):
         shooter = (*ZONES[zone], float(rng.uniform(0, 1.5)), int(rng.integers(1, 7)))
         shots = random_shots(rng, 600)
-        check_equal(shooter, shots, batched(ShotRunner("standard", shooter), shots))
+        runner = ShotRunner("standard", shooter, fast=False)
+        check_equal(shooter, shots, batched(runner, shots))
 
 
 def test_shots_among_other_dice_equal_a_fresh_world() -> None:

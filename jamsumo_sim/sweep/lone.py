@@ -1,0 +1,359 @@
+"""A lone die's shot in the compiled model (lone_kernel) wherever it covers the shot, in the World
+where it does not: :func:`launch` the flick without a World, :func:`run_launched` from there; if
+the model stops, the caller flicks the World the same way and :func:`resume` s it in the model's
+state; :func:`run_to_rest` is the World's run-to-rest loop (physics/rest.py) that hands the die
+back to the model after each World step that leaves it in a state the model covers (:func:`plain`).
+
+A hand-over writes the model's state into the World: the body's pose and velocities, the die's
+records, the pending kick (or none) and the step count (``_rbase``/``_wbuf``/``_flags``/``_pending``:
+physics/view.py, physics/evolve.py: this module is the one place to update if those change).  It is
+exact but for Chipmunk's broad phase, whose cached collision hints differ after the body's jump
+(docs/sweep.md: ~1 shot in 2 500 differs in the last bits, all within 0.1 mm / 0.1 deg).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import flick as fl
+from .. import step_kernels
+from ..die import tumble as turn
+from ..flick import Flick
+from ..physics import evolve, flicks, pitch, rest, space, view
+from ..physics.datatypes import OFF, ON_BOARD, DieRecord, Pitch
+from . import lone_kernel
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A shot the kernel finished: where the die stopped (or left the board)."""
+
+    status: str
+    x: float
+    y: float
+    angle: float
+    rested: bool
+    platform: str | None  # the platform whose top it rests on
+    flat: bool  # False if it rests straddling a platform's edge
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The kernel's fixed inputs for one World (board geometry, platforms, footprint)."""
+
+    geo: np.ndarray
+    tops: np.ndarray
+    names: tuple[str, ...]
+    pitch: np.ndarray  # lone_kernel.pitch_params
+    buffers: Buffers
+    world: object  # the World whose kernel parameters (step_kernels' vectors) these are
+    groups: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))  # one die
+
+
+class Buffers:
+    """The kernel's per-shot state arrays, reused from shot to shot (lone_kernel.run_lone)."""
+
+    def __init__(self) -> None:
+        self.state = np.zeros((1, 6))
+        self.out = np.zeros((1, 3))
+        self.flags = np.zeros(1, dtype=np.int8)
+        self.pending = np.zeros(4)
+        self.where = np.zeros(2, dtype=np.int64)
+        self.pit = np.zeros(5)
+        self.air = np.zeros(3)
+        self.log = np.zeros(4 * lone_kernel.MAX_TURNS_PER_STEP + 1, dtype=np.int64)
+
+
+@dataclass
+class Stats:
+    """Model steps taken by the World and by the kernel (for the benchmark and the docs)."""
+
+    world_steps: int = 0
+    kernel_steps: int = 0
+    handovers: int = 0
+
+
+def setup(w) -> Setup:
+    """The kernel's fixed inputs for World ``w`` (lone_kernel.run_plain's ``geo`` and ``tops``)."""
+    p = w.params
+    geo = np.array([p.dt, w.board.half, w.board.hole_radius, lone_kernel.WALL_MARGIN, w._wall_top])
+    plats = w.board.platforms  # the order of the World's wall boxes
+    tops = np.array([[q.x, q.y, q.width / 2, q.depth / 2, q.height] for q in plats]).reshape(-1, 5)
+    q = lone_kernel.pitch_params(
+        a=p.die_size, g=p.gravity, mu_pitch=p.mu_pitch, mu_landing=p.mu_landing,
+        hop_lift=p.hop_lift, hop_min_speed=p.hop_min_speed, tip_rate=pitch.tip_rate(p),
+        edge_inertia=pitch.edge_inertia(p), mass=p.die_mass, dt=p.dt,
+    )  # fmt: skip
+    return Setup(geo, np.ascontiguousarray(tops), tuple(q.name for q in plats), q, Buffers(), w)
+
+
+def plain(w, d: DieRecord) -> bool:
+    """After the World's last step the lone die is one the kernel models (lone_kernel): flat or in
+    flight with the World's kick pending, or pitched on its edge (the World kicks at the next
+    step), and no contact cached in the Space."""
+    if not (
+        w._pairs_used == 0
+        and d.status == ON_BOARD
+        and d.fall_time is None
+        and not d.riding
+        and d.on_die is None
+        and d.lean is None
+        and len(w._order) == 1
+    ):
+        return False
+    if d.pitch is not None and not d.airborne:
+        return True
+    return w._pending is not None and w._current and not w._dirty
+
+
+def max_steps(w, max_time: float) -> int:
+    """rest.run_until_rest's step budget for ``max_time``."""
+    return max(1, int(math.ceil(max_time / w.params.dt - 1e-9)))
+
+
+def run_to_rest(
+    w,
+    d: DieRecord,
+    max_time: float,
+    fixed: Setup,
+    stats: Stats | None = None,
+    limit: int | None = None,
+) -> tuple[Ended | None, bool]:
+    """rest.run_until_rest for a World holding the lone die ``d`` only.  Returns (the outcome if
+    the kernel ended the shot, else None: the World ran it to its end and settled if it rested;
+    whether it rested).  ``limit``: the step count to stop at, for a shot the kernel began (then
+    the World is mid-shot, not at rest)."""
+    if limit is None:
+        limit = w.steps + max_steps(w, max_time)
+        rested = rest.at_rest(w)
+    else:
+        rested = False
+    moving = step_kernels.ALL_RESTING
+    while not rested and w.steps < limit:
+        evolve.step(w)
+        if stats is not None:
+            stats.world_steps += 1
+        if plain(w, d):
+            ended, _ = _kernel_phase(w, d, limit, fixed, stats)
+            if ended is not None:
+                return ended, ended.rested
+            continue  # the World takes the next step (it was not resting: the kernel said so)
+        if w._screened >= 0 and not w._screened & moving and w._current and not w._dirty:
+            continue
+        rested = rest.at_rest(w)
+    if rested:
+        rest.settle(w)
+    return None, rested
+
+
+@dataclass(frozen=True)
+class Launch:
+    """A lone die at rest just flicked (flicks.apply_flick's result, without a World)."""
+
+    state: tuple[float, float, float, float, float, float]  # x, y, angle, vx, vy, omega
+    pitch: Pitch | None
+    level: str | None
+
+
+def launch(probe, flick: Flick) -> Launch | str:
+    """The flick of ``probe``'s lone die at rest (a World that never steps), as flicks.apply_flick
+    would leave it, or the reason it is not fair (the World's own check)."""
+    reason = flicks.check_flick(probe, flick)
+    if reason is not None:
+        return reason
+    p = probe.params
+    d = probe._dice[flick.die]
+    x, y = d.body.position
+    ang = d.body.angle
+    # flicks.apply_flick, line for line, on a body at rest
+    k = fl.struck_side(flick.direction, ang)
+    na = ang + k * math.pi / 2
+    at = Flick(flick.die, flick.direction, 0.0, fl.lever(flick, p), flick.height)
+    cx, cy = fl.contact_point(at, x, y, ang, p.die_size)
+    j = fl.finger_impulse(flick, p)
+    off_normal = math.remainder(flick.direction - (na + math.pi), 2 * math.pi)
+    jn, jt, slipped = fl.cone_parts(j, off_normal, p)
+    if slipped:
+        inx, iny = -math.cos(na), -math.sin(na)
+        jx, jy = jn * inx - jt * iny, jn * iny + jt * inx
+        j = math.hypot(jx, jy)
+        dx, dy = jx / j, jy / j
+    else:
+        dx, dy = math.cos(flick.direction), math.sin(flick.direction)
+    rx, ry = cx - x, cy - y
+    vx, vy = 0.0 + j * dx / p.die_mass, 0.0 + j * dy / p.die_mass
+    omega = 0.0 + (rx * dy - ry * dx) * j / probe._inertia
+    # pitch.start(w, d, direction - ang, rate, "flick") on a die not pitched
+    rate = fl.pitch_rate(flick, p)
+    started = None
+    if rate > 0.0:
+        side = round((flick.direction - ang) / pitch.QUARTER) % 4
+        heading = math.remainder(ang + side * pitch.QUARTER, 2 * math.pi)
+        started = Pitch(0.0, rate, side, heading, "flick")
+    return Launch((x, y, ang, vx, vy, omega), started, d.level)
+
+
+def run_launched(
+    go: Launch, nsteps: int, fixed: Setup, stats: Stats | None = None
+) -> tuple[Ended | None, int]:
+    """Run a launched shot in the kernel from its flick for at most ``nsteps`` steps.  Returns
+    (the outcome if the kernel ended it (its face: :func:`turned`), else None; the steps taken):
+    with None the caller flicks in the World and :func:`resume` s it after those steps."""
+    b = fixed.buffers
+    b.state[0] = go.state
+    b.pending[0] = -2.0  # the first step kicks a half step from the flick
+    names = fixed.names
+    b.where[0] = names.index(go.level) if go.level else -1
+    b.where[1] = -1
+    pt = go.pitch
+    if pt is not None:
+        b.pit[:] = (1.0, pt.phi, pt.rate, pt.side, pt.heading)
+    else:
+        b.pit[0] = 0.0
+    b.air[:] = 0.0
+    b.log[0] = 0
+    w = fixed.world
+    code, steps = lone_kernel.run_lone(
+        b.state, b.out, b.flags, w._prm, w._pts, fixed.groups, w._wall_boxes, w._sweep_prm,
+        fixed.geo, fixed.tops, w._footprint, b.where, b.pit, b.air, fixed.pitch, b.log, 0,
+        nsteps, b.pending,
+    )  # fmt: skip
+    if stats is not None:
+        stats.kernel_steps += steps
+    if code == lone_kernel.NEEDS_WORLD:
+        return None, steps
+    return _ended(code, fixed), steps
+
+
+def turned(orientation, fixed: Setup):
+    """``orientation`` after the quarter turns the kernel logged (tumbles.tumble)."""
+    for side in fixed.buffers.log[1 : fixed.buffers.log[0] + 1].tolist():
+        orientation = turn(orientation, side * pitch.QUARTER)
+    return orientation
+
+
+def _ended(code: int, fixed: Setup) -> Ended:
+    b = fixed.buffers
+    x, y, angle = float(b.state[0, 0]), float(b.state[0, 1]), float(b.state[0, 2])
+    level = fixed.names[b.where[0]] if b.where[0] >= 0 else None
+    flat = bool(b.where[1] < 0)
+    if code == lone_kernel.RESTED:
+        return Ended(ON_BOARD, x, y, angle, True, level, flat)
+    if code == lone_kernel.OFF:
+        return Ended(OFF, x, y, angle, True, None, False)
+    flat = flat and b.pit[0] == 0.0 and b.air[0] == 0.0
+    return Ended(ON_BOARD, x, y, angle, False, level, flat)
+
+
+def resume(w, d: DieRecord, go: Launch, steps: int, fixed: Setup) -> None:
+    """Put the state the kernel reached ``steps`` steps after the flick into World ``w`` (the
+    same flick just applied there)."""
+    if steps == 0:
+        return  # the World is where the kernel started
+    d.fresh = False  # the first step's half kick is done
+    d.orientation = turned(d.orientation, fixed)
+    _commit(w, d, d.pitch.cause if d.pitch is not None else "flick", fixed, w.steps + steps)
+
+
+def _kernel_phase(
+    w, d: DieRecord, limit: int, fixed: Setup, stats: Stats | None
+) -> tuple[Ended | None, int]:
+    """Run the kernel from the World's state; (the outcome if it ended the shot, steps taken)."""
+    b = fixed.buffers
+    pending = b.pending
+    if w._pending is not None and w._current and not w._dirty:
+        pending[:] = w._pending
+    else:
+        pending[0] = -1.0  # the World kicks at the start of the next step
+        view.read(w)  # what the World's next step does first (the pitch moved the body)
+    row = w._rows[0]
+    state, out, flags = b.state, b.out, b.flags
+    state[0] = w._rbase[row]
+    out[0] = w._wbuf[row]
+    flags[0] = w._flags[0]
+    names = fixed.names
+    where = b.where
+    where[0] = names.index(d.level) if d.level else -1
+    where[1] = names.index(d.straddle) if d.straddle else -1
+    pt = d.pitch
+    pit = b.pit
+    if pt is not None:
+        pit[:] = (1.0, pt.phi, pt.rate, pt.side, pt.heading)
+    else:
+        pit[0] = 0.0
+    air = b.air
+    air[:] = (1.0 if d.airborne else 0.0, d.z, d.vz)
+    log = b.log
+    log[0] = 0
+    start = w.steps
+    code, steps = lone_kernel.run_lone(
+        state, out, flags, w._prm, w._pts, fixed.groups, w._wall_boxes, w._sweep_prm, fixed.geo,
+        fixed.tops, w._footprint, where, pit, air, fixed.pitch, log, start, limit, pending,
+    )  # fmt: skip
+    if stats is not None:
+        stats.kernel_steps += steps - start
+    d.orientation = turned(d.orientation, fixed)
+    took = steps - start
+    if code != lone_kernel.NEEDS_WORLD:
+        return _ended(code, fixed), took
+    if not took:
+        return None, 0  # no step taken: the World's state is the kernel's
+    if stats is not None:
+        stats.handovers += 1
+    _commit(w, d, pt.cause if pt is not None else "flick", fixed, steps)
+    return None, took
+
+
+def _commit(w, d: DieRecord, cause: str, fixed: Setup, steps: int) -> None:
+    """The die's records and body from the kernel's buffers (the state after its last step)."""
+    b = fixed.buffers
+    names, where, pit, air = fixed.names, b.where, b.pit, b.air
+    level = names[where[0]] if where[0] >= 0 else None
+    straddle = names[where[1]] if where[1] >= 0 else None
+    airborne = bool(air[0] != 0.0)
+    if airborne:
+        d.z, d.vz = float(air[1]), float(air[2])
+    if (d.level, d.straddle, d.airborne) != (level, straddle, airborne) or airborne:
+        # stepped off a top, cleared its edge, flew higher or lower (its height band)
+        d.level, d.straddle, d.airborne = level, straddle, airborne
+        d.shape.filter = space.die_filter(w, d)
+    if pit[0] != 0.0:
+        d.pitch = Pitch(float(pit[1]), float(pit[2]), int(pit[3]), float(pit[4]), cause)
+    else:
+        d.pitch = None
+    _resume(w, d, b.state, b.out, b.flags, b.pending, steps)
+
+
+def _resume(w, d: DieRecord, state, out, flags, pending, steps: int) -> None:
+    """Put the kernel's state back into the World, as its own last step would have left it."""
+    b = d.body
+    b.position = (float(state[0, 0]), float(state[0, 1]))
+    b.angle = float(state[0, 2])
+    b.velocity = (float(state[0, 3]), float(state[0, 4]))
+    b.angular_velocity = float(state[0, 5])
+    w.steps = steps
+    w._unchecked = False
+    w._canonical = False
+    view.invalidate(w)  # same bodies: view.read refreshes all flags (and the next step kicks)
+    if pending[0] < 0.0:
+        w._current = False
+        return
+    view.read(w)
+    w._flags[:] = flags
+    w._wbuf[w._rows[0]] = out[0]
+    w._pending = (int(pending[0]), float(pending[1]), int(pending[2]), float(pending[3]))
+
+
+def warm_up() -> None:
+    """Load (or compile and cache) the kernel in this process: a slow slide across open board (the
+    sweep's Dask runner calls it before workers start; numba's cache is not safe to build from many
+    processes at once)."""
+    from ..world import World
+
+    w = World()
+    w.add_die("warm-up", 0.1, -0.1, face=1)
+    w.apply_flick(Flick("warm-up", 0.0, finger_speed=0.5))
+    run_to_rest(w, w._dice["warm-up"], 1.0, setup(w))
