@@ -1,9 +1,12 @@
 """The one place that touches pymunk internals and the experimental ``pymunk.batch``: reusable batch
-requests straight to pymunk's C iterators, raw ``cpSpaceStep`` and the cached-arbiter walk, and moving
-bodies between Spaces without Space.add/remove's per-object checks.
+requests straight to pymunk's C iterators, raw ``cpSpaceStep`` and the cached-arbiter walk, moving
+bodies between Spaces without Space.add/remove's per-object checks, and the rest of Chipmunk's solver
+state copied into a ``Space.copy()`` so that a copy mid-motion steps exactly as its original
+(:func:`clone_solver_state`).
 
 Checked against the installed pymunk by ``tests/physics/test_world.py`` (bit-identical re-simulation,
-re-indexing); a pymunk upgrade that changes these internals fails there first.
+re-indexing) and ``tests/physics/test_copy_exact.py`` (copies mid-motion); a pymunk upgrade that changes
+these internals fails there first (and :func:`check_layout` refuses to clone).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+import cffi
 import pymunk
 import pymunk.batch as pb
 from pymunk._chipmunk import ffi as _ffi
@@ -88,3 +92,294 @@ def body_count(space: pymunk.Space) -> int:
 
 def shape_count(space: pymunk.Space) -> int:
     return len(space._shapes)
+
+
+# --- exact copies of a Space mid-motion -----------------------------------------------------------
+# pymunk's Space.copy() carries bodies, shapes and the cached arbiters with their contacts, but not
+# what else decides Chipmunk's next steps bit for bit: the bodies' bias velocities (applied in the
+# next position update), which arbiters were touching in the last step (Space.copy() lists every
+# cached one as touching, so a pair that touches again is not a first contact and gets a warm
+# start), and the spatial index: the dynamic AABB tree's shape, fattened leaf boxes, leaf stamps,
+# cached pair lists and the leaf hash set's order decide the order in which pairs are found, so
+# which shape is "a" of a new contact and the order of the solver's Gauss-Seidel sweep.  A fresh
+# tree differs, and a new contact then ends one ulp apart.  clone_solver_state() copies all of it
+# (Chipmunk's private structs, described below for the pymunk release in check_layout()).
+
+_cp = cffi.FFI()
+_cp.cdef(
+    """
+    typedef struct Pair Pair;
+    typedef struct Node Node;
+    struct Node {
+        void *obj; double bb[4]; Node *parent;
+        union { struct { Node *a, *b; } children; struct { unsigned int stamp; Pair *pairs; } leaf; } u;
+    };
+    typedef struct { Pair *prev; Node *leaf; Pair *next; } Thread;
+    struct Pair { Thread a, b; uint32_t id; };
+    typedef struct Bin { void *elt; uintptr_t hash; struct Bin *next; } Bin;
+    typedef struct {
+        unsigned int entries, size; void *eql; void *default_value; Bin **table; Bin *pooledBins;
+        void *allocatedBuffers;
+    } HashSet;
+    typedef struct {
+        void *klass; void *bbfunc; void *staticIndex; void *dynamicIndex; void *velocityFunc;
+        HashSet *leaves; Node *root; Node *pooledNodes; Pair *pooledPairs; void *allocatedBuffers;
+        unsigned int stamp;
+    } Tree;
+    typedef struct { int num, max; void **arr; } Array;
+    typedef struct {
+        int iterations; double gravity[2]; double damping, idle, sleep, slop, bias;
+        unsigned int persistence; void *userData; unsigned int stamp; double curr_dt;
+        void *dynamicBodies, *staticBodies, *rousedBodies, *sleepingComponents;
+        uintptr_t shapeIDCounter; Tree *staticShapes; Tree *dynamicShapes; void *constraints;
+        Array *arbiters;
+    } Space;
+    typedef struct {
+        void *velocity_func, *position_func; double m, m_inv, i, i_inv;
+        double cog[2], p[2], v[2], f[2]; double a, w, t; double transform[6]; void *userData;
+        double v_bias[2]; double w_bias;
+    } Body;
+    """
+)
+# the pymunk release these structs were read from (Munk2D's cpSpace, cpBody, cpBBTree, cpHashSet);
+# check_layout() verifies them against any installed release before the first clone
+LAYOUT_PYMUNK = "7.3.1"
+_layout_ok: bool | None = None
+
+
+def _addr(p: Any) -> int:
+    return int(_ffi.cast("uintptr_t", p))
+
+
+def _as(kind: str, p: Any) -> Any:
+    return _cp.cast(kind, _addr(p))
+
+
+def check_layout(space: pymunk.Space) -> None:
+    """Refuse (RuntimeError) to clone unless Chipmunk's private structs are laid out as described:
+    the Space's fields against pymunk's getters, every body's pose, and the dynamic tree walked
+    (its leaves are exactly the dynamic shapes, parents point back, the leaf set counts them).
+    Decided once, on the first Space with at least two dynamic shapes."""
+    global _layout_ok
+    if _layout_ok is None:
+        ok = _layout_matches(space)
+        if not ok or sum(s.body.body_type == pymunk.Body.DYNAMIC for s in space.shapes) >= 2:
+            _layout_ok = ok
+    if _layout_ok is False:
+        raise RuntimeError(
+            f"pymunk {pymunk.version}: Chipmunk's internals differ from what "
+            f"jamsumo_sim/physics/_chipmunk.py knows (pymunk {LAYOUT_PYMUNK}); no exact copies"
+        )
+
+
+def _layout_matches(space: pymunk.Space) -> bool:
+    sp = _as("Space *", space._space)
+    dyn, sta = sp.dynamicShapes, sp.staticShapes
+    if not (
+        sp.iterations == space.iterations
+        and sp.slop == space.collision_slop
+        and sp.stamp == _lib.cpSpaceGetTimestamp(space._space)
+        and sp.shapeIDCounter == _lib.cpSpaceGetShapeIDCounter(space._space)
+        and dyn.klass == sta.klass
+        and _addr(dyn.staticIndex) == _addr(sta)
+        and _addr(sta.dynamicIndex) == _addr(dyn)
+    ):
+        return False
+    for body in space.bodies:
+        b = _as("Body *", body._body)
+        if (tuple(b.p), b.a, tuple(b.v), b.w) != (
+            tuple(body.position),
+            body.angle,
+            tuple(body.velocity),
+            body.angular_velocity,
+        ):
+            return False
+    shapes = {_addr(s._shape) for s in space.shapes if s.body.body_type == pymunk.Body.DYNAMIC}
+    inner, leaves = _nodes(dyn, limit=2 * len(shapes))
+    if {_addr(n.obj) for n in leaves} != shapes or dyn.leaves.entries != len(shapes):
+        return False
+    kids = ((c, n) for n in inner for c in (n.u.children.a, n.u.children.b))
+    return len(inner) == max(len(leaves) - 1, 0) and all(
+        _addr(c.parent) == _addr(n) for c, n in kids
+    )
+
+
+def clone_solver_state(
+    src: pymunk.Space,
+    dst: pymunk.Space,
+    bodies: list[tuple[pymunk.Body, pymunk.Body]],
+    shapes: list[tuple[pymunk.Shape, pymunk.Shape]],
+) -> None:
+    """Make ``dst`` (a ``src.copy()``, paired body for body and shape for shape) step exactly as
+    ``src``: bias velocities, shape ids, the touching arbiters in order, both AABB trees."""
+    check_layout(src)
+    for bs, bd in bodies:
+        s, d = _as("Body *", bs._body), _as("Body *", bd._body)
+        d.p, d.v, d.f, d.a, d.w, d.t = s.p, s.v, s.f, s.a, s.w, s.t
+        d.transform, d.v_bias, d.w_bias = s.transform, s.v_bias, s.w_bias
+    shape_map = {_addr(a._shape): _addr(b._shape) for a, b in shapes}
+    for a, b in shapes:
+        if isinstance(a, pymunk.Poly):
+            # Space.copy() rebuilds a polygon through a convex hull, which may start at another
+            # vertex: the vertex indices name contacts (persistence) and break support ties
+            verts = a.get_vertices()
+            if b.get_vertices() != verts:
+                b.unsafe_set_vertices(verts)
+        _lib.cpShapeSetHashID(b._shape, _lib.cpShapeGetHashID(a._shape))
+    _lib.cpSpaceSetShapeIDCounter(dst._space, _lib.cpSpaceGetShapeIDCounter(src._space))
+    ss, sd = _as("Space *", src._space), _as("Space *", dst._space)
+    _clone_arbiters(src, dst, ss.arbiters, sd.arbiters, shape_map)
+    pairs_keep = _clone_trees(ss, sd, shape_map)
+    if pairs_keep:  # pair records Chipmunk did not allocate: they live as long as the Space
+        dst._jamsumo_pairs = pairs_keep
+
+
+def _clone_arbiters(src, dst, arr_s, arr_d, shape_map: dict[int, int]) -> None:
+    by_shapes = {(_addr(a.a), _addr(a.b)): a for a in dst._get_arbiters()}
+    size = _ffi.sizeof("cpContact")
+    for a in src._get_arbiters():
+        b = by_shapes.get((shape_map[_addr(a.a)], shape_map[_addr(a.b)]))
+        if b is None or b.count != a.count:
+            raise RuntimeError("Space.copy() lost a cached contact")
+        b.state, b.swapped, b.stamp, b.n = a.state, a.swapped, a.stamp, a.n
+        b.e, b.u, b.surface_vr = a.e, a.u, a.surface_vr
+        if a.count:
+            _ffi.memmove(b.contacts, a.contacts, a.count * size)
+    # the arbiters of the last step (Chipmunk resets their state at the next; a cached one keeps
+    # it, so a pair that touches again starts as a first contact), in the original's order
+    if arr_d.max < arr_s.num:
+        raise RuntimeError("Space.copy() has fewer cached arbiters than were touching")
+    for k in range(arr_s.num):
+        a = _ffi.cast("cpArbiter *", arr_s.arr[k])
+        b = by_shapes[(shape_map[_addr(a.a)], shape_map[_addr(a.b)])]
+        arr_d.arr[k] = _cp.cast("void *", _addr(b))
+    arr_d.num = arr_s.num
+
+
+def _clone_trees(ss: Any, sd: Any, shape_map: dict[int, int]) -> list[Any]:
+    """Both AABB trees of ``sd`` made equal to ``ss``'s (nodes, boxes, stamps, pairs, leaf sets)."""
+    node_map: dict[int, Any] = {}
+    for ts, td in ((ss.dynamicShapes, sd.dynamicShapes), (ss.staticShapes, sd.staticShapes)):
+        _map_nodes(ts, td, shape_map, node_map)
+    # pairs: shared by both trees, pooled in the dynamic (master) tree
+    src_pairs = _pairs_of(ss)
+    dst_pairs = _pairs_of(sd)
+    p = sd.dynamicShapes.pooledPairs
+    while p != _cp.NULL:
+        dst_pairs.append(p)
+        p = p.a.next
+    keep = []
+    if len(dst_pairs) < len(src_pairs):
+        extra = _cp.new("Pair[]", len(src_pairs) - len(dst_pairs))
+        keep.append(extra)
+        dst_pairs.extend(extra + k for k in range(len(src_pairs) - len(dst_pairs)))
+    pair_map = {_addr(ps): pd for ps, pd in zip(src_pairs, dst_pairs, strict=False)}
+    pair_map[0] = _cp.NULL
+    for ps in src_pairs:
+        pd = pair_map[_addr(ps)]
+        for th in ("a", "b"):
+            t_s, t_d = getattr(ps, th), getattr(pd, th)
+            t_d.prev = pair_map[_addr(t_s.prev)]
+            t_d.next = pair_map[_addr(t_s.next)]
+            t_d.leaf = node_map[_addr(t_s.leaf)]
+        pd.id = ps.id
+    pool = _cp.NULL
+    for pd in dst_pairs[len(src_pairs) :]:
+        pd.a.next = pool
+        pool = pd
+    sd.dynamicShapes.pooledPairs = pool
+    for ts in (ss.dynamicShapes, ss.staticShapes):
+        for leaf in _leaves(ts):
+            node_map[_addr(leaf)].u.leaf.pairs = pair_map[_addr(leaf.u.leaf.pairs)]
+    return keep
+
+
+def _nodes(tree: Any, limit: int | None = None) -> tuple[list[Any], list[Any]]:
+    """(internal nodes, leaves) of an AABB tree, depth first, A before B (at most ``limit``)."""
+    inner, leaves = [], []
+    stack = [tree.root] if tree.root != _cp.NULL else []
+    while stack and (limit is None or len(inner) + len(leaves) < limit):
+        n = stack.pop()
+        if n.obj != _cp.NULL:
+            leaves.append(n)
+        else:
+            inner.append(n)
+            stack.append(n.u.children.b)
+            stack.append(n.u.children.a)
+    return inner, leaves
+
+
+def _leaves(tree: Any) -> list[Any]:
+    return _nodes(tree)[1]
+
+
+def _map_nodes(ts: Any, td: Any, shape_map: dict[int, int], node_map: dict[int, Any]) -> None:
+    inner_s, leaves_s = _nodes(ts)
+    inner_d, leaves_d = _nodes(td)
+    by_obj = {_addr(n.obj): n for n in leaves_d}
+    if len(inner_s) != len(inner_d) or len(leaves_s) != len(leaves_d):
+        raise RuntimeError("Space.copy() built a spatial index of another size")
+    for a, b in zip(inner_s, inner_d, strict=True):
+        node_map[_addr(a)] = b
+    for a in leaves_s:
+        node_map[_addr(a)] = by_obj[shape_map[_addr(a.obj)]]
+    node_map[0] = _cp.NULL
+    for a in (*inner_s, *leaves_s):
+        b = node_map[_addr(a)]
+        b.bb = a.bb
+        b.parent = node_map[_addr(a.parent)]
+        if a.obj == _cp.NULL:
+            b.u.children.a = node_map[_addr(a.u.children.a)]
+            b.u.children.b = node_map[_addr(a.u.children.b)]
+        else:
+            b.u.leaf.stamp = a.u.leaf.stamp
+    td.root = node_map[_addr(ts.root)]
+    td.stamp = ts.stamp
+    _clone_leaf_set(ts.leaves, td.leaves, node_map)
+
+
+def _clone_leaf_set(hs: Any, hd: Any, node_map: dict[int, Any]) -> None:
+    """The tree's leaf hash set in the same table size and chain order (its walk order is the order
+    in which moved leaves are re-inserted)."""
+    bins: dict[int, Any] = {}
+    for i in range(hd.size):
+        b = hd.table[i]
+        while b != _cp.NULL:
+            bins[_addr(b.elt)] = b
+            b = b.next
+    if hs.entries != hd.entries or len(bins) != hd.entries:
+        raise RuntimeError("Space.copy() built a spatial index of another size")
+    if hd.size != hs.size:
+        # a table of the original's size, from Chipmunk's allocator (it frees it when it grows)
+        per = _ffi.sizeof("cpContact")
+        table = _lib.cpContactArrAlloc(-(-hs.size * _cp.sizeof("Bin *") // per))
+        _lib.cpPolylineFree(_ffi.cast("cpPolyline *", _addr(hd.table)))
+        hd.table = _cp.cast("Bin **", _addr(table))
+        hd.size = hs.size
+    for i in range(hs.size):
+        first = prev = _cp.NULL
+        b = hs.table[i]
+        while b != _cp.NULL:
+            d = bins[_addr(node_map[_addr(b.elt)])]
+            d.hash = b.hash
+            if prev == _cp.NULL:
+                first = d
+            else:
+                prev.next = d
+            prev = d
+            b = b.next
+        if prev != _cp.NULL:
+            prev.next = _cp.NULL
+        hd.table[i] = first
+
+
+def _pairs_of(sp: Any) -> list[Any]:
+    """Every pair record in the leaves' pair lists of both trees, once each, in a fixed order."""
+    seen: dict[int, Any] = {}
+    for tree in (sp.dynamicShapes, sp.staticShapes):
+        for leaf in _leaves(tree):
+            p = leaf.u.leaf.pairs
+            while p != _cp.NULL:
+                seen.setdefault(_addr(p), p)
+                p = p.a.next if _addr(p.a.leaf) == _addr(leaf) else p.b.next
+    return list(seen.values())
