@@ -734,3 +734,195 @@ def _group_root(parent, i):
         parent[i] = parent[parent[i]]
         i = parent[i]
     return i
+
+
+# --- a pitched die's step (physics/pitch.py step_die) --------------------------------------------
+# pitch_step's result codes
+PITCH_ON = 0  # still pitched after the step
+PITCH_FLAT = 1  # rocked back flat within the step
+PITCH_PYTHON = 2  # a landing or a lift-off (events, jumps, sweeps): physics/pitch.py takes the step
+# the pitch state vector's layout (in: before the step; out: after it)
+P_PHI, P_RATE, P_VX, P_VY, P_SPIN = range(5)
+_N_PITCH_STATE = 5
+QUARTER_TURN = 0.5 * math.pi  # physics/pitch.QUARTER
+# a lift-off decided this close to the edge's zero normal force (m/s^2) goes to Python: its
+# (c - s) ** 2 is the C library's pow there, not a product
+_LIFT_MARGIN = 1e-9
+
+
+def pitch_params(
+    *, dt: float, a: float, g: float, mu_pitch: float, hop_lift: float, hop_min_speed: float,
+    max_angle: float, consts: tuple[float, ...],
+) -> np.ndarray:  # fmt: skip
+    """pitch_step's parameters; ``consts`` physics/pitch._consts (edge inertia, its half, m g,
+    a/2, the pendulum's k, the tip rate, pi/4), computed there exactly as its functions do."""
+    i_e, half_i, mg, half_a, k, tip, eighth = consts
+    return np.array([dt, a, g, mu_pitch, hop_lift, hop_min_speed, max_angle,
+                     i_e, half_i, mg, half_a, k, tip, eighth])  # fmt: skip
+
+
+@njit(inline="always", **_JIT)
+def _two_product(x, y):
+    """x * y = hi + lo exactly (Dekker's split; no fused multiply-add: compiled without fast-math)."""
+    t = x * 134217729.0
+    xh = t - (t - x)
+    xl = x - xh
+    t = y * 134217729.0
+    yh = t - (t - y)
+    yl = y - yh
+    p = xh * yh
+    q = xh * yl + xl * yh
+    z = p + q
+    return z, p - z + q + xl * yl
+
+
+@njit(**_JIT)
+def py_hypot(x: float, y: float) -> float:
+    """CPython's math.hypot of two finite numbers bit for bit (its vector_norm: scaled exact
+    squares and sums, then one correction step); numba's math.hypot is the C library's, which can
+    differ in the last bit (tests/physics/test_pitch_kernel.py)."""
+    ax = abs(x)
+    ay = abs(y)
+    big = max(ax, ay)
+    if big == 0.0 or not big < math.inf:
+        return big if ax == ax and ay == ay else math.nan
+    _, e = math.frexp(big)
+    if e < -1021:  # subnormal: CPython rescales first; far below any speed here
+        return math.hypot(x, y)
+    scale = math.ldexp(1.0, -e)
+    csum = 1.0
+    frac1 = 0.0
+    frac2 = 0.0
+    for v in (ax, ay):
+        v = v * scale
+        hi, lo = _two_product(v, v)
+        s = csum + hi
+        frac2 += hi - (s - csum)
+        csum = s
+        frac1 += lo
+    h = math.sqrt(csum - 1.0 + (frac1 + frac2))
+    hi, lo = _two_product(-h, h)
+    s = csum + hi
+    frac2 += hi - (s - csum)
+    csum = s
+    frac1 += lo
+    v = csum - 1.0 + (frac1 + frac2)
+    h += v / (2.0 * h)
+    return h / scale
+
+
+@njit(**_JIT)
+def pitch_step(st: np.ndarray, q: np.ndarray) -> int:
+    """physics/pitch.step_die's substeps for a die pitched on a surface, the same operations in the
+    same order (Python's max(0.0, t) is ``t if t > 0.0 else 0.0``), on ``st`` (P_PHI ..): PITCH_ON
+    or PITCH_FLAT with ``st`` advanced, or PITCH_PYTHON with ``st`` unchanged when the step lands a
+    face or lifts off (Python then takes the whole step)."""
+    dt, a, g, mu_pitch = q[0], q[1], q[2], q[3]
+    hop_lift, hop_min, max_angle = q[4], q[5], q[6]
+    i_e, half_i, mg, half_a, k, tip, eighth = q[7], q[8], q[9], q[10], q[11], q[12], q[13]
+    phi, rate = st[P_PHI], st[P_RATE]
+    vx, vy, spin = st[P_VX], st[P_VY], st[P_SPIN]
+    n = math.ceil(dt * (abs(rate) + tip) / max_angle)
+    if n < 1:
+        n = 1
+    h = dt / n
+    hh = 0.5 * h
+    dv = mu_pitch * g * h
+    dspin = 1.5 * mu_pitch * g / a * h
+    s0 = math.sin(phi)
+    c0 = math.cos(phi)
+    for _ in range(n):
+        v = py_hypot(vx, vy)
+        if v > 0.0:
+            t = v - dv
+            scale = (t if t > 0.0 else 0.0) / v
+        else:
+            scale = 0.0
+        vx, vy = vx * scale, vy * scale
+        t = abs(spin) - dspin
+        spin = math.copysign(t if t > 0.0 else 0.0, spin)
+        k1p, k1v = rate, k * (s0 - c0)
+        r = phi + hh * k1p
+        k2p, k2v = rate + hh * k1v, k * (math.sin(r) - math.cos(r))
+        r = phi + hh * k2p
+        k3p, k3v = rate + hh * k2v, k * (math.sin(r) - math.cos(r))
+        r = phi + h * k3p
+        k4p, k4v = rate + h * k3v, k * (math.sin(r) - math.cos(r))
+        phi1 = phi + h * (k1p + 2 * k2p + 2 * k3p + k4p) / 6
+        rate1 = rate + h * (k1v + 2 * k2v + 2 * k3v + k4v) / 6
+        s1 = math.sin(phi1)
+        c1 = math.cos(phi1)
+        left = (
+            half_i * rate * rate + mg * (half_a * (c0 + s0 - 1.0)) - mg * (half_a * (c1 + s1 - 1.0))
+        )
+        if left <= 0.0:
+            rate = 0.0
+        else:
+            phi, rate, s0, c0 = phi1, math.copysign(math.sqrt(2.0 * left / i_e), rate1), s1, c1
+        if rate > 0.0 and phi < eighth:
+            d = c0 - s0
+            force = g * (1.0 - 0.375 * (d * d)) - half_a * (c0 + s0) * rate * rate
+            if force < _LIFT_MARGIN and hop_lift * (half_a * (c0 - s0) * rate) > hop_min:
+                return PITCH_PYTHON  # lifts off (or too close to tell): Python decides
+        if phi <= 0.0 and rate <= 0.0:
+            st[P_PHI], st[P_RATE], st[P_VX], st[P_VY], st[P_SPIN] = phi, rate, vx, vy, spin
+            return PITCH_FLAT
+        if phi >= QUARTER_TURN:
+            return PITCH_PYTHON  # lands a face: events, a jump, maybe a strike
+    st[P_PHI], st[P_RATE], st[P_VX], st[P_VY], st[P_SPIN] = phi, rate, vx, vy, spin
+    return PITCH_ON
+
+
+# --- a die in flight (physics/flight.py step_die) -----------------------------------------------
+
+
+@njit(**_JIT)
+def flight_clear(
+    state: np.ndarray,
+    rows: np.ndarray,
+    i: int,
+    x: float,
+    y: float,
+    low0: float,
+    low1: float,
+    dice: bool,
+    land_tops: np.ndarray,
+    groups: np.ndarray,
+    plats: np.ndarray,
+    hole_r: float,
+    tol: float,
+    half: float,
+) -> bool:
+    """True if die ``i`` in flight at (x, y), its lowest point ``low0`` before this step and
+    ``low1`` after it, surely flies on: physics/flight._surface_under would find a surface below
+    ``low1`` (or the hole, with ``low1`` above the board).  Conservative: False whenever a die's
+    top it could come down on (``land_tops``, view.landing_top: within two half-widths on both
+    axes, same group, a top between ``low1`` and ``low0 + tol``) might be under it; then the
+    Python path decides.  ``plats`` rows: (x, y, width / 2, depth / 2, height) in board order."""
+    surf = 0.0
+    over = False
+    for k in range(plats.shape[0]):
+        if abs(x - plats[k, 0]) <= plats[k, 2] and abs(y - plats[k, 1]) <= plats[k, 3]:
+            surf = plats[k, 4]
+            over = True
+            break
+    hole = not over and x * x + y * y < hole_r * hole_r
+    if dice:
+        g = groups[i]
+        reach = 2 * half
+        for j in range(rows.shape[0]):
+            if j == i or groups[j] != g:
+                continue
+            o_top = land_tops[j]
+            if o_top != o_top:  # NaN: in flight or falling, nothing to land on
+                continue
+            r = rows[j]
+            if abs(x - state[r, 0]) > reach or abs(y - state[r, 1]) > reach:
+                continue
+            if low0 < o_top - tol:
+                continue  # it was not above this top
+            if o_top >= low1:
+                return False  # it may come down on this die: Python decides
+    if hole:
+        return low1 > 0.0
+    return low1 > surf

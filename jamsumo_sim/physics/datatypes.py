@@ -4,7 +4,7 @@ mutable per-die record the physics modules share."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import pymunk
 
@@ -77,9 +77,10 @@ class ShotResult:
     rested: bool
 
 
-@dataclass(frozen=True)
-class Pitch:
-    """A die tipped up on an edge (physics/pitch.py)."""
+class Pitch(NamedTuple):
+    """A die tipped up on an edge (physics/pitch.py).  Immutable (a copied World's records share
+    it); a named tuple rather than a frozen dataclass: a pitched die gets a new one every model
+    step, and a frozen dataclass's constructor costs four times as much."""
 
     phi: float  # rad, 0 = flat on its face, pi/2 = landing on the next face
     rate: float  # rad/s, > 0 tipping forward

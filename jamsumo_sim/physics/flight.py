@@ -21,8 +21,10 @@ at that edge with normal restitution ``restitution_landing`` and Coulomb frictio
 (:func:`edge_landing`); a rebound faster than ``hop_min_speed`` flies on, otherwise the die
 stands on that edge with the pitch the impact left (it may tumble on, or rock back flat).
 
-Airborne dice are rare and short-lived: Python, once per model step per airborne die, after the
-step's collisions (support.after_step), fixed-step arithmetic: deterministic and bit-reproducible.
+Once per model step per airborne die, after the step's collisions (support.after_step); a step
+with surely nothing to come down on (step_kernels.flight_clear, a conservative compiled bound of
+:func:`_surface_under`: most steps) skips the Python search.  Fixed-step arithmetic: deterministic
+and bit-reproducible.
 """
 
 from __future__ import annotations
@@ -33,9 +35,9 @@ from typing import TYPE_CHECKING
 from .. import step_kernels
 from ..events import HOP, LAND, PLATFORM, Event
 from ..params import PhysicsParams
-from . import contacts, stacking, view
+from . import contacts, fastbody, stacking, view
 from .datatypes import ON_BOARD, DieRecord, Pitch
-from .space import die_filter
+from .space import band_filter, die_filter
 from .tumbles import tumble
 
 if TYPE_CHECKING:
@@ -283,10 +285,10 @@ def _no_energy_made(
     return 0.0
 
 
-def step_die(w: World, d: DieRecord, x: float, y: float) -> bool:
+def step_die(w: World, d: DieRecord, x: float, y: float, i: int = -1) -> bool:
     """One model step of flight for ``d`` at (x, y) (after the step's collisions: its body's
     position, as the step's batch read saw it); True if the kernels' flags must be rebuilt (it
-    landed)."""
+    landed).  ``i``: its index in the step's batch read (World order), or -1."""
     p = w.params
     dt, g = p.dt, p.gravity
     z0 = d.z
@@ -309,7 +311,12 @@ def step_die(w: World, d: DieRecord, x: float, y: float) -> bool:
         phi = min(max(phi, 0.0), QUARTER)
         pt = d.pitch = Pitch(phi, pt.rate, side, pt.heading, pt.cause)
     low1 = z1 - lift(phi, p)
-    top, on, under, prop = _surface_under(w, d, x, y, low0, low1 <= w._max_top)
+    dice = low1 <= w._max_top
+    # the usual step, nothing under it: one compiled test instead of _surface_under's search
+    if i >= 0 and _nothing_under(w, i, x, y, low0, low1, dice):
+        d.z, d.vz = z1, vz1
+        return _refilter(w, d)
+    top, on, under, prop = _surface_under(w, d, x, y, low0, dice)
     if top is None:  # over the hole: it falls in as any die that loses its support
         if low1 > 0.0:
             d.z, d.vz = z1, vz1
@@ -323,9 +330,24 @@ def step_die(w: World, d: DieRecord, x: float, y: float) -> bool:
     return True
 
 
+def _nothing_under(
+    w: World, i: int, x: float, y: float, low0: float, low1: float, dice: bool
+) -> bool:
+    """True if die ``i`` (World order) surely flies on over this step (step_kernels.flight_clear,
+    a conservative bound of :func:`_surface_under`), judged only while every die's flags and row
+    are as the step's read left them (nothing marked or moved by a jump since)."""
+    if w._dirty or w._moved:
+        return False
+    p = w.params
+    return step_kernels.flight_clear(
+        w._rbase, w._rows, i, x, y, low0, low1, dice, w._land_tops, w._groups, w._plat_tops,
+        w._hole_r, p.collision_slop, 0.5 * p.die_size,
+    )  # fmt: skip
+
+
 def _refilter(w: World, d: DieRecord) -> bool:
-    f = die_filter(w, d)
-    if d.shape.filter != f:
+    f = band_filter(d.z, w.params.die_size, w._wall_top)  # die_filter of an airborne die
+    if not fastbody.filter_is(d.shape, f):
         d.shape.filter = f
     return False
 

@@ -14,8 +14,11 @@ lands: a plastic impact at the new edge with Coulomb friction ``mu_landing`` (:f
 which without slip leaves rate/4 (a cube's angular momentum about the new edge).  Below the tip
 energy the die rocks back; at phi = 0 it lies flat again and what pitch energy is left is lost.
 
-Pitched dice are rare and short-lived, so this is a Python path (once per model step per pitched
-die); everything is fixed-step arithmetic, hence deterministic and bit-reproducible.
+Once per model step per pitched die, after the step's collisions: a step that neither lands a face
+nor lifts off (most of them) runs in one compiled call (step_kernels.pitch_step, the same operations
+in the same order as the Python loop here, which takes the other steps from their start);
+everything is fixed-step arithmetic, hence deterministic and bit-reproducible
+(tests/physics/test_special_kernels.py).
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from .. import step_kernels
 from ..flick import pitch_tumble_rate
 from ..params import PhysicsParams
-from . import flight, view
+from . import fastbody, flight, view
 from .datatypes import Pitch
 from .tumbles import Hit, impact, sweep, tumble
 
@@ -156,11 +162,62 @@ def start(w: World, d: DieRecord, body_dir: float, rate: float, cause: str) -> N
     view.mark(w, d)  # the kernels' flags: a pitched die gets no patch friction
 
 
+def _consts(w: World) -> tuple[float, ...]:
+    """step_die's per-parameter constants, each computed exactly as the functions above compute
+    it inline (so the fused loop's arithmetic is bit for bit theirs); kept on the World beside
+    the parameters they came from."""
+    p = w.params
+    cached = w.__dict__.get("_pitch_consts")
+    if cached is not None and cached[0] is p:
+        return cached[1]
+    consts = (
+        edge_inertia(p),
+        0.5 * edge_inertia(p),  # pitch_energy's first factor
+        p.die_mass * p.gravity,  # pitch_energy's second factor
+        0.5 * p.die_size,  # lift's and rise_rate's factor
+        0.75 * p.gravity / p.die_size,  # swing's k
+        tip_rate(p),
+        0.25 * math.pi,  # flight.lifts_off's bound
+    )
+    q = step_kernels.pitch_params(
+        dt=p.dt, a=p.die_size, g=p.gravity, mu_pitch=p.mu_pitch, hop_lift=p.hop_lift,
+        hop_min_speed=p.hop_min_speed, max_angle=MAX_SUBSTEP_ANGLE, consts=consts,
+    )  # fmt: skip
+    w._pitch_consts = (p, consts, q, np.zeros(5))
+    return consts
+
+
+def _kernel_step(w: World, d: DieRecord, pt: Pitch) -> bool | None:
+    """The step in one compiled call (step_kernels.pitch_step) unless it lands a face or lifts
+    off: then None, and step_die's Python loop takes the step from the start."""
+    _, _, q, st = w._pitch_consts
+    b = d.body
+    vx, vy, spin = fastbody.motion(b)
+    st[0], st[1], st[2], st[3], st[4] = pt.phi, pt.rate, vx, vy, spin
+    code = step_kernels.pitch_step(st, q)
+    if code == step_kernels.PITCH_PYTHON:
+        return None
+    phi, rate, vx, vy, spin = st.tolist()
+    fastbody.set_motion(b, vx, vy, spin)
+    w._current = False
+    if code == step_kernels.PITCH_ON:
+        d.pitch = Pitch(phi, rate, pt.side, pt.heading, pt.cause)
+        return False
+    d.pitch = None
+    view.mark(w, d)
+    return True
+
+
 def step_die(w: World, d: DieRecord) -> bool:
     """Advance ``d``'s pitch over one model step (after the step's collisions); True if the
     kernels' flags must be rebuilt (the pitch ended).  The velocity, the jumps and the face are
     written to the body; the step's pending kick is dropped (``_current``) so the next step
-    reads them."""
+    reads them.
+
+    The substeps are :func:`swing`, :func:`pitch_energy` and :func:`flight.lifts_off` fused by
+    hand (the same operations in the same order, each phi's sine and cosine taken once), first
+    in one compiled call (:func:`_kernel_step`); tests/physics/test_special_kernels.py holds the
+    kernel to the unfused functions bit for bit."""
     p = w.params
     pt = d.pitch
     if pt is None:
@@ -170,25 +227,54 @@ def step_die(w: World, d: DieRecord) -> bool:
         d.pitch = None  # over the hole: the fall takes over
         view.mark(w, d)
         return True
+    i_e, half_i, mg, half_a, k, tip, eighth = _consts(w)
+    done = _kernel_step(w, d, pt)
+    if done is not None:
+        return done
+    g = p.gravity
     phi, rate, side = pt.phi, pt.rate, pt.side
-    vx, vy = b.velocity
+    vx, vy = fastbody.velocity(b)
     spin = b.angular_velocity
     h_all = p.dt
-    n = max(1, math.ceil(h_all * (abs(rate) + tip_rate(p)) / MAX_SUBSTEP_ANGLE))
+    n = max(1, math.ceil(h_all * (abs(rate) + tip) / MAX_SUBSTEP_ANGLE))
     h = h_all / n
-    dv = p.mu_pitch * p.gravity * h  # the edge's friction: speed lost per substep
+    hh = 0.5 * h
+    dv = p.mu_pitch * g * h  # the edge's friction: speed lost per substep
     # a line contact a long, evenly loaded: friction torque mu m g a/4 on I = m a^2/6
-    dspin = 1.5 * p.mu_pitch * p.gravity / p.die_size * h
+    dspin = 1.5 * p.mu_pitch * g / p.die_size * h
     turns = 0
     pitched = True
+    sin, cos, sqrt, copysign = math.sin, math.cos, math.sqrt, math.copysign
+    s0, c0 = sin(phi), cos(phi)
     for _ in range(n):
         v = math.hypot(vx, vy)
         scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
         vx, vy = vx * scale, vy * scale
-        spin = math.copysign(max(0.0, abs(spin) - dspin), spin)
-        phi, rate = swing(phi, rate, h, p)
-        if flight.lifts_off(phi, rate, p) and p.hop_lift * flight.rise_rate(phi, rate, p) > (
-            p.hop_min_speed
+        spin = copysign(max(0.0, abs(spin) - dspin), spin)
+        # swing(phi, rate, h, p)
+        k1p, k1v = rate, k * (s0 - c0)
+        q = phi + hh * k1p
+        k2p, k2v = rate + hh * k1v, k * (sin(q) - cos(q))
+        q = phi + hh * k2p
+        k3p, k3v = rate + hh * k2v, k * (sin(q) - cos(q))
+        q = phi + h * k3p
+        k4p, k4v = rate + h * k3v, k * (sin(q) - cos(q))
+        phi1 = phi + h * (k1p + 2 * k2p + 2 * k3p + k4p) / 6
+        rate1 = rate + h * (k1v + 2 * k2v + 2 * k3v + k4v) / 6
+        s1, c1 = sin(phi1), cos(phi1)
+        left = (
+            half_i * rate * rate + mg * (half_a * (c0 + s0 - 1.0)) - mg * (half_a * (c1 + s1 - 1.0))
+        )
+        if left <= 0.0:
+            rate = 0.0  # past the turning point: stop there (gravity turns it next substep)
+        else:
+            phi, rate, s0, c0 = phi1, copysign(sqrt(2.0 * left / i_e), rate1), s1, c1
+        # flight.lifts_off(phi, rate, p) and hop_lift * flight.rise_rate(phi, rate, p) > ...
+        if (
+            rate > 0.0
+            and phi < eighth
+            and g * (1.0 - 0.375 * (c0 - s0) ** 2) - half_a * (c0 + s0) * rate * rate < 0.0
+            and p.hop_lift * (half_a * (c0 - s0) * rate) > p.hop_min_speed
         ):
             # the board would have to pull the edge down: the die leaves it (physics/flight.py),
             # keeping hop_lift of its turn about the edge (the rounded edge rolls, the lacquer
@@ -196,7 +282,7 @@ def step_die(w: World, d: DieRecord) -> bool:
             d.pitch = Pitch(phi, p.hop_lift * rate, side, pt.heading, pt.cause)
             b.velocity = (vx, vy)
             b.angular_velocity = spin
-            flight.launch(w, d, p.hop_lift * flight.rise_rate(phi, rate, p))
+            flight.launch(w, d, p.hop_lift * (half_a * (c0 - s0) * rate))
             return True
         if phi <= 0.0 and rate <= 0.0:
             pitched = False  # rocked back: flat again, the pitch energy lost on the slap
@@ -205,9 +291,11 @@ def step_die(w: World, d: DieRecord) -> bool:
             # landed (a substep sweeps at most MAX_SUBSTEP_ANGLE): at the rate the pitch's
             # energy gives at exactly pi/2 (no lift there), the overshoot dropped
             turns += 1
-            land_rate = math.sqrt(2.0 * pitch_energy(phi, rate, p) / edge_inertia(p))
+            energy = half_i * rate * rate + mg * (half_a * (c0 + s0 - 1.0))
+            land_rate = sqrt(2.0 * energy / i_e)
             vx, vy, rate, blocked = _land(w, d, side, vx, vy, land_rate, pt.cause)
             phi = 0.0
+            s0, c0 = sin(phi), cos(phi)
             side = round((pt.heading - b.angle) / QUARTER) % 4  # the next edge under the heading
             if blocked or rate <= 0.0 or turns >= MAX_TURNS_PER_STEP:
                 pitched = False  # lies flat on the new face (or fell back, blocked)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from . import flight, view
+from . import fastbody, flight, view
 from .datatypes import ON_BOARD, DieRecord
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def step_die(w: World, d: DieRecord) -> bool:
         o = w._dice.get(d.lean)
         ok = o is not None and _standing(w, o, d)
         if ok:
-            (x, y), (ox, oy) = d.body.position, o.body.position
+            (x, y), (ox, oy) = fastbody.position(d.body), fastbody.position(o.body)
             ok = math.hypot(ox - x, oy - y) <= LEAN_REACH * w.params.die_size
         if not ok:
             d.lean = None  # the prop moved away: it drops flat
@@ -103,7 +103,7 @@ def step_die(w: World, d: DieRecord) -> bool:
 
 def _over_top(d: DieRecord, o: DieRecord, half: float) -> bool:
     """``d``'s centre lies over ``o``'s top face."""
-    (x, y), (ox, oy) = d.body.position, o.body.position
+    (x, y), (ox, oy) = fastbody.position(d.body), fastbody.position(o.body)
     c, s = math.cos(o.body.angle), math.sin(o.body.angle)
     dx, dy = x - ox, y - oy
     return abs(c * dx + s * dy) <= half and abs(-s * dx + c * dy) <= half

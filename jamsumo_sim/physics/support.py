@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from .. import step_kernels
 from ..events import HOLE, OFF_BOARD, SKIM, Event
 from ..flick import speed_after_trip, trip_speed
-from . import flight, pitch, platforms, stacking, view
+from . import fastbody, flight, pitch, platforms, stacking, view
 from .datatypes import IN_HOLE, OFF, ON_BOARD, DieRecord
 from .space import remove_body
 from .tumbles import Hit, impact, sweep, tumble
@@ -41,7 +41,7 @@ def _after_step_die(w: World, d: DieRecord, i: int, code: int) -> bool:
         else:
             row = w._rows[i]
             x, y = float(w._rbase[row, 0]), float(w._rbase[row, 1])
-        ch |= flight.step_die(w, d, x, y)
+        ch |= flight.step_die(w, d, x, y, i)
     elif d.pitch is not None:
         ch |= pitch.step_die(w, d)
         if d.pitch is not None and not d.airborne and tips_in(w, d):
@@ -71,7 +71,7 @@ def tips_in(w: World, d: DieRecord) -> bool:
     if d.level or d.straddle or d.fall_time is not None or pt is None:
         return False
     b = d.body
-    x, y = b.position
+    x, y = fastbody.position(b)
     r = w._hole_r
     reach = r + p.die_size
     if x * x + y * y > reach * reach:

@@ -175,6 +175,20 @@ def die_entry(d: DieRecord) -> tuple[int, bool, bool, float]:
     return f, special, pitched, (d.z if d.on_die is not None else -math.inf)
 
 
+def landing_top(w: World, d: DieRecord) -> float:
+    """The height (m) of ``d``'s top if a die in flight could land on it (physics/flight.py
+    _surface_under: not airborne, not falling), computed as flight does; NaN otherwise."""
+    if d.airborne or d.fall_time is not None:
+        return math.nan
+    if d.on_die is not None:
+        base = d.z
+    elif d.level:
+        base = w.board.platform(d.level).height
+    else:
+        base = 0.0
+    return base + w.params.die_size
+
+
 def mark(w: World, d: DieRecord) -> None:
     """``d``'s status changed (falling, pitched, airborne, on a platform or a die, ...): its flags
     are refreshed at the next read, in place (:func:`update_flags`) if no body came or went."""
@@ -194,12 +208,14 @@ def update_flags(w: World, dice: list[DieRecord]) -> None:
     index, order = w._index, w._order
     flags, special, pitched, tops = w._flags, w._special_arr, w._pitched_arr, w._tops
     groups = w._groups
+    land_tops = w._land_tops
     for d in dice:
         i = index.get(d.id)
         if i is None or order[i] is not d:
             continue  # not in the Space
         flags[i], special[i], pitched[i], tops[i] = die_entry(d)
         groups[i] = d.group
+        land_tops[i] = landing_top(w, d)
     _aggregate(w)
 
 
@@ -224,6 +240,7 @@ def refresh_flags(w: World, nrows: int) -> None:
     w._pitched_arr = np.array([e[2] for e in entries], dtype=bool)
     w._tops = np.array([e[3] for e in entries], dtype=float)
     w._groups = np.array([d.group for d in w._order], dtype=np.int64)
+    w._land_tops = np.array([landing_top(w, d) for d in w._order], dtype=float)
     _aggregate(w)
     n = len(w._order)
     if len(w._near_idx) != n:

@@ -25,7 +25,9 @@ Cost: per model step, one batch read, one compiled call (screen the state for th
 rest; kick and count the collision steps for the next step; list the dice the support bookkeeping
 must look at), one batch write, and per collision step Chipmunk's step plus a look at its cached
 contacts; Python runs only when something happens, and per die in a special state (in flight,
-pitched, on or against a die); a change of a die's status rewrites only its flags (physics/view.py).
+pitched, on or against a die: a compiled call takes the usual step of a pitched or airborne die,
+Python the landings, lift-offs and touch-downs); a change of a die's status rewrites only its flags
+(physics/view.py).
 See ``benchmarks/bench_physics.py``.
 """
 
@@ -101,6 +103,10 @@ class World:
         walls = np.array([plat.bounds for plat in self.board.platforms], dtype=float)
         self._wall_boxes = np.ascontiguousarray(walls.reshape(-1, 4))
         self._wall_top = max((plat.height for plat in self.board.platforms), default=0.0)
+        # the platforms' tops for the compiled flight test (step_kernels.flight_clear), computed
+        # as Platform.contains and flight._surface_under do
+        tops = [(q.x, q.y, q.width / 2, q.depth / 2, q.height) for q in self.board.platforms]
+        self._plat_tops = np.array(tops, dtype=float).reshape(-1, 5)
         self._sweep_prm = evolve.sweep_params(p)
         view.init_buffers(self)
 
@@ -298,7 +304,9 @@ class World:
     # --- copies, snapshots, checksums ---------------------------------------------------------
 
     def copy(self) -> World:
-        """An exact, independent copy (Space included, so cached contact impulses carry over)."""
+        """An exact, independent copy at any moment, mid-motion too: its future equals the
+        original's bit for bit (Chipmunk's solver state included; docs/physics.md "Copies and
+        snapshots").  The original is not touched."""
         return snapshot.copy_world(self)
 
     def snapshot(self) -> dict[str, Any]:
@@ -334,3 +342,8 @@ def warm_up() -> None:
     step_kernels.supported(0.0, 0.0, 0.0, w._footprint, w.board.hole_radius)
     step_kernels.dice_near(w._rbase, w._rows, 0.0, 0.0, 0.0, w._near_idx, w._near_pose)
     step_kernels.screen(w._rbase, w._rows, w._prm)
+    step_kernels.pitch_step(np.zeros(5), np.ones(14))  # rocks back flat at once: loads the kernel
+    step_kernels.flight_clear(
+        w._rbase, w._rows, 0, 0.0, 0.0, 0.0, 0.0, True, w._land_tops, w._groups, w._plat_tops,
+        w._hole_r, 0.0, 0.0,
+    )  # fmt: skip

@@ -1,0 +1,142 @@
+"""The compiled steps of dice in a special state (step_kernels.pitch_step, flight_clear; physics.md
+"Speed"): a pitched die's substeps and the test that a die in flight has nothing under it take the
+common step in one compiled call, and hand every landing, lift-off or possible touch-down to the
+Python path.  They must change no result: the same bits as the Python path, step for step."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from jamsumo_sim import step_kernels
+from jamsumo_sim.flick import Flick
+from jamsumo_sim.physics import flight, pitch, view
+from jamsumo_sim.world import World
+
+
+def _break(board, params, seed: int, offset: float) -> World:
+    """A 4 m/s striker into a jittered block of 15 dice north of the hole (pitches, hops,
+    landings), the chance draws seeded per break."""
+    rng = np.random.default_rng(seed)
+    w = World(board, params, rng=np.random.default_rng(300 + seed))
+    gap = 1.2 * params.die_size
+    for k in range(15):
+        i, j = divmod(k, 5)
+        x = (j - 2) * gap + rng.uniform(-3e-4, 3e-4)
+        y = 0.07 + (i - 1) * gap + rng.uniform(-3e-4, 3e-4)
+        w.add_die(f"d{k}", x, y, angle=float(rng.uniform(-0.2, 0.2)), face=3)
+    w.add_die("s", -0.15, 0.07, face=3)
+    w.apply_flick(Flick("s", 0.03, 4.0 * params.die_mass, offset))
+    return w
+
+
+def _run(w: World) -> tuple:
+    res = w.run_until_rest(10.0)
+    events = [(e.t, e.type, e.dice, sorted(e.data.items())) for e in res.events]
+    return w.checksum(), events, res.steps
+
+
+def test_py_hypot_is_cpythons_hypot_bit_for_bit():
+    rng = np.random.default_rng(5)
+    scale = rng.choice([1e-9, 1e-4, 1e-2, 1.0, 30.0], size=(20000, 1))
+    pairs = (rng.normal(size=(20000, 2)) * scale).tolist()
+    pairs += [(0.0, 0.0), (-0.0, 3.0), (3.0, 4.0), (1e-300, 1e-300), (5.0, -0.0)]
+    bad = [(x, y) for x, y in pairs if step_kernels.py_hypot(x, y) != math.hypot(x, y)]
+    assert not bad
+
+
+def _python_pitch_step(phi, rate, vx, vy, spin, p):
+    """pitch.step_die's substeps from the unfused functions (swing, pitch_energy, lifts_off):
+    ("on" | "flat" | "python", state)."""
+    h_all = p.dt
+    n = max(1, math.ceil(h_all * (abs(rate) + pitch.tip_rate(p)) / pitch.MAX_SUBSTEP_ANGLE))
+    h = h_all / n
+    dv = p.mu_pitch * p.gravity * h
+    dspin = 1.5 * p.mu_pitch * p.gravity / p.die_size * h
+    for _ in range(n):
+        v = math.hypot(vx, vy)
+        scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
+        vx, vy = vx * scale, vy * scale
+        spin = math.copysign(max(0.0, abs(spin) - dspin), spin)
+        phi, rate = pitch.swing(phi, rate, h, p)
+        if flight.lifts_off(phi, rate, p) and p.hop_lift * flight.rise_rate(phi, rate, p) > (
+            p.hop_min_speed
+        ):
+            return "python", None
+        if phi <= 0.0 and rate <= 0.0:
+            return "flat", (phi, rate, vx, vy, spin)
+        if phi >= pitch.QUARTER:
+            return "python", None
+    return "on", (phi, rate, vx, vy, spin)
+
+
+def test_pitch_kernel_equals_the_unfused_python_substeps(params):
+    w = World(params=params)
+    pitch._consts(w)
+    _, _, q, _ = w._pitch_consts
+    rng = np.random.default_rng(11)
+    codes = {step_kernels.PITCH_ON: "on", step_kernels.PITCH_FLAT: "flat"}
+    codes[step_kernels.PITCH_PYTHON] = "python"
+    seen = set()
+    tip = pitch.tip_rate(params)
+    for _ in range(3000):
+        phi = float(rng.uniform(0.0, 1.6)) * float(rng.choice([1.0, 1e-3]))
+        rate = float(rng.uniform(-2.0, 2.0) * tip * rng.choice([0.05, 1.0, 3.0]))
+        vx, vy = (float(v) for v in rng.normal(0.0, 1.5, 2) * rng.choice([0.0, 1.0]))
+        spin = float(rng.normal(0.0, 200.0))
+        st = np.array([phi, rate, vx, vy, spin])
+        code = codes[step_kernels.pitch_step(st, q)]
+        ref_code, ref = _python_pitch_step(phi, rate, vx, vy, spin, params)
+        assert code == ref_code
+        if ref is not None:
+            assert st.tolist() == list(ref)  # bit for bit (== on floats; no tolerance)
+        seen.add(code)
+    assert seen == {"on", "flat", "python"}
+
+
+@pytest.mark.parametrize("offset", [0.0, 0.5])
+def test_breaks_end_bit_for_bit_as_with_the_python_path_alone(
+    standard_board, params, monkeypatch, offset
+):
+    """Breaks with the compiled steps and with every step handed to the Python path: the same
+    checksum, events and step count; the compiled steps did take most steps of pitched and
+    airborne dice."""
+    used = {"pitch": 0, "flight": 0}
+    pitch_step, flight_clear = step_kernels.pitch_step, step_kernels.flight_clear
+
+    def counted_pitch(st, q):
+        code = pitch_step(st, q)
+        used["pitch"] += code != step_kernels.PITCH_PYTHON
+        return code
+
+    def counted_flight(*args):
+        clear = flight_clear(*args)
+        used["flight"] += bool(clear)
+        return clear
+
+    fast = []
+    for seed in range(4):
+        monkeypatch.setattr(step_kernels, "pitch_step", counted_pitch)
+        monkeypatch.setattr(step_kernels, "flight_clear", counted_flight)
+        fast.append(_run(_break(standard_board, params, seed, offset)))
+        monkeypatch.setattr(step_kernels, "pitch_step", lambda st, q: step_kernels.PITCH_PYTHON)
+        monkeypatch.setattr(step_kernels, "flight_clear", lambda *args: False)
+        slow = _run(_break(standard_board, params, seed, offset))
+        assert fast[-1] == slow, f"seed {seed}"
+    assert used["pitch"] > 20 and used["flight"] > 20, used
+
+
+def test_landing_tops_kept_in_place_equal_the_records_after_every_read(standard_board, params):
+    """flight_clear trusts w._land_tops (view.landing_top per die) whenever nothing is marked:
+    after every read it must equal the records."""
+    for seed, offset in ((0, 0.0), (1, 0.5)):
+        w = _break(standard_board, params, seed, offset)
+        for _ in range(400):
+            w.step()
+            view.read(w)
+            want = [view.landing_top(w, d) for d in w._order]
+            assert np.array_equal(w._land_tops, np.array(want), equal_nan=True)
+            if w.at_rest():
+                break
