@@ -46,6 +46,11 @@ def build_agents(
     if seats is None:
         default_bot = "smart" if "smart" in bots else "random"
         names = (["human"] if interactive else [default_bot]) + [default_bot] * (players - 1)
+        if not interactive:  # said, as `jamsumo play` says when it falls back to bots
+            say(
+                f"card-games: seat 0 is played by the {default_bot} bot because stdin is not a "
+                f"terminal; choose the seats with --seats (e.g. --seats human,{default_bot})"
+            )
     else:
         names = [s.strip() for s in seats.split(",") if s.strip()]
         if len(names) != players:
@@ -63,6 +68,11 @@ def build_agents(
             choices = ", ".join(["human", *sorted(bots)])
             raise UserError(f"unknown seat kind {name!r} for {game.title} (choose from {choices})")
     return agents
+
+
+def cli_name(game: Game) -> str:
+    """The game's name on the command line (``the-jam``), not the registry's (``the_jam``)."""
+    return next((cli for cli, name in CARD_GAMES.items() if name == game.name), game.name)
 
 
 def seat_names(agents: Sequence[Agent]) -> list[str]:
@@ -174,7 +184,7 @@ def run_match(
     if as_json:
         report = builder(game).report(result.state)
         out = {
-            "game": game.name,
+            "game": cli_name(game),  # as typed on the command line (`jumble-jam`, `the-jam`)
             "players": result.state.num_players,
             "seed": result.state.seed,
             "variant": result.state.params.get("variant"),
@@ -308,10 +318,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game (humans in the terminal, bots headless)")
     p.add_argument("game", help=f"one of: {', '.join(CARD_GAMES)}")
     # each game checks its own range (a clearer message than a bound here)
-    p.add_argument("--players", type=count_arg(0, 999), required=True)
+    p.add_argument(
+        "--players",
+        type=count_arg(0, 999),
+        required=True,
+        help="how many players (each game's range: see 'card-games list')",
+    )
     p.add_argument("--seats", help="comma-separated: human, smart, random, … (one per player)")
     p.add_argument("--seed", type=seed_arg, default=0, help="0 to 2**64-1 (default 0)")
-    p.add_argument("--variant")
+    p.add_argument(
+        "--variant", help="a variant of the game (default: its first; see 'card-games list')"
+    )
     p.add_argument("--record", help="write the finished (or saved) game to this JSON file")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     add_display_flags(p)

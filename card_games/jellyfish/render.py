@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from card_games.jellyfish.cards import Deck
@@ -14,6 +15,7 @@ from card_games.terminal.table import (
     RECENT_EVENTS,
     Look,
     events,
+    fits,
     heading,
     seat_name,
     table,
@@ -28,8 +30,10 @@ if TYPE_CHECKING:
 STEP_WORDS = {
     "deal": "deal",
     "draw": "draw",
-    "steal": "steal or skip",
-    "cover": "cover or skip",
+    # a person is asked only when a move exists, and then it is compulsory (rulebook: the step
+    # is skipped only when nothing may be stolen / nothing is left to cover)
+    "steal": "steal a card (compulsory when one may be stolen)",
+    "cover": "cover one of your partial sets (compulsory while one is uncovered)",
     "give": "give a card away",
     "cover_draw": "draw a Cover card",
 }
@@ -44,6 +48,46 @@ def _partial(deck: Deck, entry: Mapping[str, Any]) -> str:
         cover = entry.get("cover")
         text += f" [covered: {deck.label(cover)}]" if cover else " [covered]"
     return text
+
+
+def _seat_table(
+    deck: Deck, obs: Mapping[str, Any], seat: int | None, to_move: int | None, look: Look
+) -> Table:
+    rows = table(look, "seat", "sets", "face-up", "completed sets", "partial sets (one a line)")
+    for s, t in enumerate(obs["tables"]):
+        face_up = sum(e["cards"] for e in t["partial"])
+        rows.add_row(
+            seat_name(s, seat, to_move),
+            f"{len(t['sets'])}/{obs['sets_to_win']}",
+            str(face_up),
+            "\n".join(deck.label(k) for k in t["sets"]) or "none",
+            "\n".join(_partial(deck, e) for e in t["partial"]) or "no cards",
+        )
+    return rows
+
+
+def _seat_blocks(
+    deck: Deck, obs: Mapping[str, Any], seat: int | None, to_move: int | None
+) -> Group:
+    """The seats for a terminal too narrow for the table: a seat's line with its counts, then
+    its partial sets one a line under it (a long one wraps under itself, not one word a line)."""
+    blocks: list[RenderableType] = []
+    for s, t in enumerate(obs["tables"]):
+        face_up = sum(e["cards"] for e in t["partial"])
+        done = ", ".join(deck.label(k) for k in t["sets"]) or "none"
+        line = seat_name(s, seat, to_move)
+        line.append(
+            f": sets {len(t['sets'])}/{obs['sets_to_win']}, face-up {face_up}; completed: {done}"
+        )
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        for entry in t["partial"]:
+            grid.add_row("  -", _partial(deck, entry))
+        if not t["partial"]:
+            grid.add_row("  -", "no cards")
+        blocks += [line, grid]
+    return Group(*blocks)
 
 
 def deck_of(game: JellyfishGame, obs: Mapping[str, Any]) -> Deck:
@@ -76,16 +120,9 @@ def build(
     bottom = obs.get("pile_bottom") or []
     if bottom:
         pile += f" (known at the bottom: {', '.join(deck.label(c) for c in bottom)})"
-    rows = table(look, "seat", "sets", "face-up", "completed sets", "partial sets (one a line)")
-    for s, t in enumerate(obs["tables"]):
-        face_up = sum(e["cards"] for e in t["partial"])
-        rows.add_row(
-            seat_name(s, seat, to_move),
-            f"{len(t['sets'])}/{obs['sets_to_win']}",
-            str(face_up),
-            "\n".join(deck.label(k) for k in t["sets"]) or "none",
-            "\n".join(_partial(deck, e) for e in t["partial"]) or "no cards",
-        )
+    rows: RenderableType = _seat_table(deck, obs, seat, to_move, look)
+    if not fits(rows, look):  # a narrow terminal: one block per seat, a partial set a line
+        rows = _seat_blocks(deck, obs, seat, to_move)
     parts: list[RenderableType] = [head, Text(status), Text(pile + "."), rows]
     giving = obs.get("giving")
     if giving:

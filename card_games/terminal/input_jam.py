@@ -43,6 +43,7 @@ SEND_NUMBER = 0
 EMPTY = "Nothing to send yet: add a card to give or to ask for first (or cancel)."
 CANCEL = pseudo("cancel: send nothing (no proposal is used)")
 UNDO = pseudo("undo the last change")
+NOTHING_TO_UNDO = "Nothing to undo: the offer is as it was opened."
 CANCELLED = "Offer cancelled: nothing was sent, no proposal used."
 OFFER_HELP = (
     "Pick by number or name; 'undo'; or type a whole offer, e.g. "
@@ -61,6 +62,27 @@ def _starts(view: SeatView) -> dict[int, Action]:
         for a in view.legal_actions
         if a.get("trade") == "start" and not is_pseudo(a)
     }
+
+
+def no_trade_reason(view: SeatView) -> str:
+    """Why no trade can be opened now, in the rules' words (``_trade_partners``)."""
+    obs = view.observation
+    made = obs.get("made_counts") or [len(m) for m in obs["made"]]
+    if obs.get("variant") == "kids":
+        return "the kids variant has no trading"
+    if obs.get("trade"):
+        return "a proposal is under way; answer or finish it first"
+    if obs.get("step") not in ("trade", "play") or obs.get("active") != view.seat:
+        return "trades are proposed at the start of your own turn"
+    if obs.get("variant") == "travel":
+        return "in the travel variant a trade is a blind swap, listed at the trade step"
+    if not made[view.seat]:
+        return "trades are of made recipes and you have none on the table yet"
+    if not any(n for s, n in enumerate(made) if s != view.seat):
+        return "trades are of made recipes and no other seat has one on the table yet"
+    if obs.get("proposals", 0) >= MAX_PROPOSALS:
+        return f"you have made the {MAX_PROPOSALS} proposals a turn allows"
+    return "trades come at the start of your turn, before you play a card"
 
 
 class JamInput(Extension):
@@ -89,14 +111,21 @@ class JamInput(Extension):
         return ""
 
     def typed(self, view: SeatView, text: str, console: Console) -> Plan | str | None:
-        starts = _starts(view)
-        if not starts or not is_offer(text):  # not a trade step: "offer …" may be a bid's name
+        if not is_offer(text):
             return None
+        starts = _starts(view)
+        if not starts:
+            verb = text.split()[0].lower()
+            if any(a.name.startswith(verb) for a in view.legal_actions):
+                return None  # an auction's "offer …" bid: the menu reads it
+            return f"No trade now: {no_trade_reason(view)}."
         try:
             bundle = self._bundle(view, text, starts)
         except OfferError as exc:
             return f"Offer not understood: {exc}."
-        plan = OfferEditor(self.cards, view, console, bundle).run()
+        # typing the offer is its first change: 'undo' goes back to the empty offer
+        empty = Bundle(bundle.partner, (), ())
+        plan = OfferEditor(self.cards, view, console, bundle, [empty]).run()
         return plan if plan else CANCELLED
 
     def _bundle(self, view: SeatView, text: str, starts: dict[int, Action]) -> Bundle:
@@ -119,12 +148,19 @@ class JamInput(Extension):
 class OfferEditor:
     """Build an offer locally: add or take back recipes, retype it whole, preview, send."""
 
-    def __init__(self, cards: CardSet, view: SeatView, console: Console, bundle: Bundle) -> None:
+    def __init__(
+        self,
+        cards: CardSet,
+        view: SeatView,
+        console: Console,
+        bundle: Bundle,
+        history: Sequence[Bundle] = (),
+    ) -> None:
         self.cards = cards
         self.view = view
         self.console = Guarded(console, "your unsent offer")
         self.bundle = bundle
-        self.history: list[Bundle] = []  # earlier versions, for undo
+        self.history: list[Bundle] = list(history)  # earlier versions, for undo
         self.menu = Menu(reserved={SEND.name: SEND_NUMBER})
         self.points = {c.label: c.points for c in cards.cards.values()}
 
@@ -212,6 +248,8 @@ class OfferEditor:
             if picked == UNDO:
                 if self.history:
                     self.bundle = self.history.pop()
+                else:
+                    console.say(NOTHING_TO_UNDO)
                 continue
             if picked in entries:
                 target = entries[picked]

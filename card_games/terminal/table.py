@@ -18,6 +18,7 @@ from typing import TextIO
 
 from rich import box
 from rich.console import Console, Group, RenderableType
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -65,9 +66,8 @@ def look_for(stream: TextIO | None, plain: bool, aid: bool = False) -> Look:
     )
 
 
-def to_text(renderable: RenderableType, look: Look) -> str:
-    """The renderable as the terminal would show it, trailing spaces removed."""
-    console = Console(
+def _console(look: Look) -> Console:
+    return Console(
         file=io.StringIO(),
         width=look.width,
         color_system=None if look.plain else "standard",
@@ -78,9 +78,21 @@ def to_text(renderable: RenderableType, look: Look) -> str:
         emoji=False,
         legacy_windows=False,
     )
+
+
+def to_text(renderable: RenderableType, look: Look) -> str:
+    """The renderable as the terminal would show it, trailing spaces removed."""
+    console = _console(look)
     with console.capture() as captured:
         console.print(renderable)
     return "\n".join(line.rstrip() for line in captured.get().rstrip("\n").split("\n"))
+
+
+def fits(renderable: RenderableType, look: Look) -> bool:
+    """Whether ``renderable`` fits the width without wrapping any cell (its widest layout)."""
+    console = _console(look)
+    roomy = console.options.update_width(10 * MAX_WIDTH)  # measured unclamped by the width
+    return Measurement.get(console, roomy, renderable).maximum <= look.width
 
 
 def table(look: Look, *columns: str, title: str | None = None) -> Table:

@@ -218,12 +218,15 @@ def describe_offer(bundle: Bundle, points: Mapping[str, int]) -> list[str]:
         if not labels:
             return "nothing"
         counted = Counter(labels)
+        # points written as the table writes them ("3pt"): brackets hold a recipe's ingredient
         parts = [
-            (f"{n} × " if n > 1 else "") + f"{lab} [{points.get(lab, 0)}]"
+            (f"{n} × " if n > 1 else "") + f"{lab} {points.get(lab, 0)}pt"
             for lab, n in counted.items()
         ]
+        if len(labels) == 1:  # one card: its points are the side's, said once
+            return parts[0]
         total = sum(points.get(lab, 0) for lab in labels)
-        return ", ".join(parts) + f" ({total} point{'s' if total != 1 else ''})"
+        return ", ".join(parts) + f" ({total} point{'s' if total != 1 else ''} in all)"
 
     return [
         f"Seat {bundle.partner} gets from you: {side(bundle.give)}",

@@ -77,7 +77,9 @@ def test_one_line_offer_previews_and_sends_the_step_by_step_moves() -> None:
     # cards named in the reverse of the order the rules build a side in, copies with "2x"
     line = f"offer 3 cards: {other}, 2x {twin} for seat 1's {short(theirs[0])}\nsend\n"
     sent, text = run_turn(st, line)
-    assert f"Seat 1 gets from you: {other} [" in text and f"2 × {twin} [" in text
+    points = CARDS[mine[0]].points, CARDS[mine[3]].points
+    assert f"Seat 1 gets from you: {other} {points[1]}pt" in text
+    assert f"2 × {twin} {points[0]}pt" in text and " points in all)" in text
     assert "You get from seat 1:" in text
     assert st.current_player() == 1 and st.trade["stage"] == "respond"
     assert sorted(CARDS[c].label for c in st.trade["mine"]) == sorted([twin, twin, other])
@@ -164,7 +166,8 @@ def test_offer_lines_are_read_only_where_a_trade_can_open() -> None:
 
     st, mine, theirs = twins_position()
     act(st, "propose a trade to seat 1")  # the build stage: no trade can be opened here
-    assert JamInput().typed(seat_view(st, 0), f"offer {CARDS[mine[3]].label}", None) is None
+    said = JamInput().typed(seat_view(st, 0), f"offer {CARDS[mine[3]].label}", None)
+    assert said == "No trade now: a proposal is under way; answer or finish it first."
 
 
 class FirstListed(io.TextIOBase):

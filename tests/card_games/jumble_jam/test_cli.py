@@ -34,7 +34,7 @@ def test_headless_json_record_and_verify(tmp_path: Path) -> None:
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
-    assert result["game"] == "jumble_jam" and result["players"] == 3 and result["seed"] == 3
+    assert result["game"] == "jumble-jam" and result["players"] == 3 and result["seed"] == 3
     assert result["variant"] == "kickstarter" and len(result["scores"]) == 3
     assert result["winner"] and result["turns"] > 0
     verify = cli("replay", str(record), "--verify")
@@ -64,7 +64,7 @@ def test_human_bad_input_save_and_resume(tmp_path: Path) -> None:
     assert data["finished"] is False
     resumed = cli("resume", str(save), "--seats", "random,random", "--json")
     assert resumed.returncode == 0, resumed.stderr
-    assert json.loads(resumed.stdout)["game"] == "jumble_jam"
+    assert json.loads(resumed.stdout)["game"] == "jumble-jam"
 
 
 def test_bad_player_count_is_one_clear_line() -> None:

@@ -45,7 +45,7 @@ def test_headless_json_and_record_verify(tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
-    assert result["game"] == "the_jam" and result["players"] == 3 and result["variant"] == "travel"
+    assert result["game"] == "the-jam" and result["players"] == 3 and result["variant"] == "travel"
     assert len(result["scores"]) == 3 and result["winner"] and result["turns"] > 0
     verify = run("replay", str(record), "--verify")
     assert verify.returncode == 0 and "OK" in verify.stdout
@@ -80,7 +80,7 @@ def test_human_plays_saves_and_resumes(tmp_path: Path) -> None:
     assert data["finished"] is False and len([e for e in data["history"] if "seat" in e]) >= 2
     resumed = run("resume", str(save), "--seats", "random,random", "--json")
     assert resumed.returncode == 0, resumed.stderr
-    assert json.loads(resumed.stdout)["game"] == "the_jam"
+    assert json.loads(resumed.stdout)["game"] == "the-jam"
 
 
 def test_bad_variant_is_one_clear_line() -> None:
