@@ -1,7 +1,9 @@
 """The ``smart`` bot: a heuristic scoring every legal move from the seat's observation only.
 
-It steals what advances its nearest set or breaks up an opponent's nearly complete set, covers
-its most valuable partial set, and gives unwanted cards where they help least.
+It pursues its own sets (per character only its best colour counts fully, and only as many
+characters as it still needs sets), steals and covers to finish them, breaks up an opponent's
+set only when that set would win the game (otherwise merely as a tie-break), and gives unwanted
+cards where they help least.
 """
 
 from __future__ import annotations
@@ -13,6 +15,17 @@ from jamsumo_sim.turnloop import Action, HeuristicAgent, SeatView
 
 COMPLETE = 1000.0  # completing a set (for me: gain; for a recipient of my gift: harm)
 WIN = 100_000.0  # a third set ends the game
+# Weight of an opponent's loss in a steal. Blocking every nearly complete set stalls the whole
+# table (cards end up with thieves that cannot use them and the pile runs out first: measured in
+# docs/rules/jellyfish.md), so only a set that would win the game is blocked in earnest.
+BLOCK_WIN = 1.0
+BLOCK_TIE = 0.01  # otherwise, among equally useful steals, take the one that hurts most
+SPARE = 0.3  # a second colour of a character, or a character beyond the sets still needed
+# Stealing a Cover card: an unknown card, plus the set it opens (a later steal for me from a
+# kind I collect; the victim's lost protection).
+COVER_CARD = 12.0
+COVER_OPENS_MINE = 0.5
+COVER_OPENS_THEIRS = 0.25
 
 
 def _character(kind: str) -> str:
@@ -70,12 +83,40 @@ def progress(ctx: Context, seat: int, kind: str, count: int) -> float:
     return 10.0 * count * count * (1 + 0.5 * table.sets)
 
 
+def position(ctx: Context, seat: int, counts: dict[str, int]) -> float:
+    """What partial sets ``counts`` are worth to ``seat``, focused on the sets it can still use.
+
+    One set per character: a character's best colour counts fully, its other colours as spares;
+    only the ``to_win - sets`` best characters count fully (the rest are spares too).
+    """
+    by_character: dict[str, list[float]] = {}
+    for kind, count in counts.items():
+        worth = progress(ctx, seat, kind, count)
+        if worth:
+            by_character.setdefault(_character(kind), []).append(worth)
+    values = []
+    for worths in by_character.values():
+        worths.sort(reverse=True)
+        values.append(worths[0] + SPARE * sum(worths[1:]))
+    values.sort(reverse=True)
+    need = ctx.to_win - ctx.tables[seat].sets
+    return sum(v if i < need else SPARE * v for i, v in enumerate(values))
+
+
+def _moved(counts: dict[str, int], kind: str, delta: int) -> dict[str, int]:
+    out = dict(counts)
+    out[kind] = out.get(kind, 0) + delta
+    if out[kind] <= 0:
+        del out[kind]
+    return out
+
+
 def _kind_of_card(card: str) -> str:
     return card.rsplit(".", 1)[0]
 
 
 class SmartAgent(HeuristicAgent):
-    """Steal to build or block, cover the best partial set, give where it helps least."""
+    """Steal to build (or stop a win), cover the best partial set, give where it helps least."""
 
     kind = "smart"
 
@@ -92,16 +133,27 @@ class SmartAgent(HeuristicAgent):
             return self._give(ctx, int(action["to"]))
         return 0.0
 
+    def _gain(self, ctx: Context, seat: int, kind: str, delta: int) -> float:
+        counts = ctx.tables[seat].counts
+        return position(ctx, seat, _moved(counts, kind, delta)) - position(ctx, seat, counts)
+
     def _steal(self, ctx: Context, action: Action) -> float:
         me, victim, kind = ctx.me, int(action["victim"]), action["kind"]
-        theirs = ctx.tables[victim].counts.get(kind, 0)
+        table = ctx.tables[victim]
+        theirs = table.counts.get(kind, 0)
         if action["what"] == "cover":
-            # an unknown card (rarely useful) that uncovers their set for a later steal
-            return 12.0 + 0.25 * progress(ctx, victim, kind, theirs)
-        mine = ctx.tables[me].counts.get(kind, 0)
-        gain = progress(ctx, me, kind, mine + 1) - progress(ctx, me, kind, mine)
-        block = progress(ctx, victim, kind, theirs + 1) - progress(ctx, victim, kind, theirs - 1)
-        return gain + 0.5 * block
+            # the card itself is unknown; what counts is the set it leaves open
+            opens_theirs = -self._gain(ctx, victim, kind, -theirs)
+            return (
+                COVER_CARD
+                + COVER_OPENS_MINE * self._gain(ctx, me, kind, 1)
+                + COVER_OPENS_THEIRS * opens_theirs
+            )
+        gain = self._gain(ctx, me, kind, 1)
+        # what the victim loses: the card, and the card it would have added next
+        loss = self._gain(ctx, victim, kind, 1) - self._gain(ctx, victim, kind, -1)
+        wins = table.sets + 1 >= ctx.to_win and theirs + 1 >= ctx.size
+        return gain + (BLOCK_WIN if wins else BLOCK_TIE) * loss
 
     def _cover(self, ctx: Context, kind: str) -> float:
         me = ctx.me
@@ -112,7 +164,7 @@ class SmartAgent(HeuristicAgent):
         ]
         if not thieves:
             return 0.0
-        value = progress(ctx, me, kind, count)
+        value = -self._gain(ctx, me, kind, -1)  # what one steal from it would cost me
         # a card nobody needs still denies it to opponents a little
         return value if value else 0.1 * count
 
