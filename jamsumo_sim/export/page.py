@@ -22,7 +22,7 @@ body{margin:0;background:#2e241e;color:#ece2d2;font:15px/1.35 system-ui,sans-ser
 #side{min-width:260px;max-width:420px;flex:1}
 h1{font-size:19px;margin:0 0 6px}
 #caption{font-weight:600;margin:6px 0 2px}
-#story{color:#a09688;margin:0 0 8px}
+#story{color:#a09688;margin:0 0 8px;min-height:1.35em}
 #controls{display:flex;gap:6px;align-items:center;margin:8px 0;flex-wrap:wrap}
 button,select{background:#46403a;color:#ece2d2;border:1px solid #6a5e54;border-radius:5px;
   padding:4px 10px;font:inherit;cursor:pointer}
@@ -146,6 +146,13 @@ SCRIPT = r"""
     });
   }
 
+  function storyAt(s, time) {
+    // what has happened by ``time``: an outcome is told when it happens, not before
+    let told = "";
+    for (const [when, text] of s.timeline) { if (when > time + 1e-9) break; told = text; }
+    return told;
+  }
+
   function scoreTable(rows) {
     const body = $("scores").tBodies[0];
     body.innerHTML = "";
@@ -171,7 +178,7 @@ SCRIPT = r"""
     player.dataset.frame = String(k);
     player.dataset.playing = String(playing);
     $("caption").textContent = s.title;
-    $("story").textContent = done && s.verdict ? `${s.story} — ${s.verdict}` : s.story;
+    $("story").textContent = done ? (s.verdict ? `${s.story} — ${s.verdict}` : s.story) : storyAt(s, t);
     scoreTable(done ? s.after : s.before);
     const log = $("log"); log.innerHTML = "";
     if (done) for (const line of s.log) { const li = document.createElement("li"); li.textContent = line; log.append(li); }

@@ -112,6 +112,7 @@ def page_data(
                 "die": scene.die,
                 "title": scene.title,
                 "story": scene.story,
+                "timeline": [[round(t, 6), text] for t, text in scene.timeline],
                 "log": list(scene.log),
                 "verdict": scene.verdict,
                 "before": [asdict(r) for r in scene.scores_before],

@@ -62,7 +62,7 @@ def video_frames(
                 if m.moving and trails is not None:
                     trails.record(m.poses, m.clock)
                 renderer.board_picture(m.poses, trails if m.moving else None, m.clock)
-                renderer.decorate(scene, after=k == len(shown) - 1)
+                renderer.decorate(scene, after=k == len(shown) - 1, clock=m.clock)
                 picture = pixels(renderer.surface)
                 still = k in (0, len(shown) - 1)
                 for _ in range(1 + (plan.hold_frames if still else 0)):

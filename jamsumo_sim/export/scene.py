@@ -17,6 +17,8 @@ import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
 from jamsumo_sim.export.shots import ScoreRow, ShotScene  # noqa: E402
+from jamsumo_sim.export.textfit import cut, head_lines  # noqa: E402
+from jamsumo_sim.rules.scoring import ScoreWords  # noqa: E402
 from jamsumo_sim.ui.animator import Pose  # noqa: E402
 from jamsumo_sim.ui.draw_board import render_background  # noqa: E402
 from jamsumo_sim.ui.draw_dice import DieLook, draw_dice  # noqa: E402
@@ -93,15 +95,6 @@ def _font(px: float) -> pygame.font.Font:
     return pygame.font.Font(None, max(10, int(px)))
 
 
-def _fit(text: str, font: pygame.font.Font, width: int) -> str:
-    """``text`` cut with an ellipsis to ``width`` pixels."""
-    if font.size(text)[0] <= width:
-        return text
-    while text and font.size(text + "…")[0] > width:
-        text = text[:-1]
-    return text + "…"
-
-
 class SceneRenderer:
     """Draws pictures of one board at one size (the still background is rendered once)."""
 
@@ -144,8 +137,9 @@ class SceneRenderer:
             pygame.draw.lines(self.surface, c, False, screen, width)
             pygame.draw.circle(self.surface, c, screen[0], width * 1.5, max(1, width // 2))
 
-    def decorate(self, shot: ShotScene, after: bool) -> pygame.Surface:
-        """The caption under the board and the score table beside it."""
+    def decorate(self, shot: ShotScene, after: bool, clock: float = 0.0) -> pygame.Surface:
+        """The caption under the board and the score table beside it: ``clock`` s after the flick
+        the caption tells only what has happened by then; ``after`` (at rest) all of it."""
         s = self.surface
         theme = self.theme
         x, y, w, h = self.layout.caption_rect
@@ -154,34 +148,47 @@ class SceneRenderer:
         small = _font(h * 0.28)
         pad = max(4, h // 10)
         s.blit(
-            big.render(_fit(shot.title, big, w - 2 * pad), True, theme.colour("text")),
+            big.render(cut(shot.title, big, w - 2 * pad), True, theme.colour("text")),
             (x + pad, y + pad),
         )
-        story = f"{shot.story} — {shot.verdict}" if after and shot.verdict else shot.story
-        line = small.render(_fit(story, small, w - 2 * pad), True, theme.colour("text_dim"))
+        if after:
+            story = f"{shot.story} — {shot.verdict}" if shot.verdict else shot.story
+        else:
+            story = shot.story_at(clock)
+        line = small.render(cut(story, small, w - 2 * pad), True, theme.colour("text_dim"))
         s.blit(line, (x + pad, y + h - pad - line.get_height()))
-        self._scores(shot.scores_after if after else shot.scores_before, shot.score_head)
+        self._scores(shot.scores_after if after else shot.scores_before, shot.score_words)
         return s
 
-    def _scores(self, rows: Sequence[ScoreRow], head: str) -> None:
+    def _panel_fonts(self) -> tuple[int, pygame.font.Font, pygame.font.Font]:
+        """The score table's padding, title font and body font."""
+        _, _, w, h = self.layout.panel_rect
+        return max(6, w // 16), _font(min(h * 0.06, w * 0.12)), _font(min(h * 0.05, w * 0.1))
+
+    def score_head(
+        self, players: int, words: ScoreWords
+    ) -> tuple[list[str], pygame.font.Font, int]:
+        """The table's head lines, their font and the width they fit: the head takes the lines the
+        rows (2.4 lines each) leave free, in the longest of the rules' wordings that fits."""
+        _, _, w, h = self.layout.panel_rect
+        pad, title, body = self._panel_fonts()
+        line = body.get_linesize()
+        free = h - 2 * pad - title.get_linesize() - line * (0.6 + 2.4 * players)
+        width = w - 2 * pad
+        return head_lines(words, body, width, int(free // line)), body, width
+
+    def _scores(self, rows: Sequence[ScoreRow], words: ScoreWords) -> None:
         s = self.surface
         theme = self.theme
         x, y, w, h = self.layout.panel_rect
         pygame.draw.rect(s, theme.colour("panel"), self.layout.panel_rect)
         pygame.draw.line(s, theme.colour("panel_line"), (x, y), (x, y + h), 2)
-        pad = max(6, w // 16)
-        title = _font(min(h * 0.06, w * 0.12))
-        body = _font(min(h * 0.05, w * 0.1))
+        pad, title, body = self._panel_fonts()
         cy = y + pad
         s.blit(title.render("Score", True, theme.colour("text")), (x + pad, cy))
         cy += title.get_linesize()
-        # "total points (highest wins)": the bracket goes to a second line when it does not fit
-        parts = (
-            [head] if body.size(head)[0] <= w - 2 * pad else head.replace(" (", "\n(").split("\n")
-        )
-        for part in parts:
-            text = body.render(_fit(part, body, w - 2 * pad), True, theme.colour("text_dim"))
-            s.blit(text, (x + pad, cy))
+        for part in self.score_head(len(rows), words)[0]:
+            s.blit(body.render(part, True, theme.colour("text_dim")), (x + pad, cy))
             cy += body.get_linesize()
         cy += int(body.get_linesize() * 0.6)
         r = body.get_height() * 0.35
@@ -196,7 +203,7 @@ class SceneRenderer:
             )
             draw_mark(s, mark_of(row.colour_name), centre, r * 0.6, ink_on(rgb))
             label = body.render(
-                _fit(f"{row.name} ({row.agent})", body, w - 2 * pad - int(r * 4)),
+                cut(f"{row.name} ({row.agent})", body, w - 2 * pad - int(r * 4)),
                 True,
                 theme.colour("text"),
             )

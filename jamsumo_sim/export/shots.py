@@ -14,7 +14,10 @@ from typing import Any
 from jamsumo_sim.replay import Replay
 from jamsumo_sim.rules import scoring
 from jamsumo_sim.rules.seats import colour
-from jamsumo_sim.ui.shot_story import describe
+from jamsumo_sim.ui.shot_story import FATES, describe
+
+STORY_EVENTS = ("collision", *FATES)  # the events a shot's story is told from
+TIME_SLACK = 1e-9  # s: an event at a frame's own time is shown in that frame
 
 
 @dataclass(frozen=True)
@@ -39,17 +42,32 @@ class ShotScene:
     seat: int
     die: str
     title: str  # "Shot 3 of 12 · Round 1 (Sumo) · Blue (random) flicks blue4"
-    story: str  # "blue4 knocked red2 off the board"
+    story: str  # "blue4 knocked red2 off the board": the whole shot's story (at rest)
+    timeline: tuple[tuple[float, str], ...]  # (s after the flick, the story so far) at each change
     log: tuple[str, ...]  # the rules' lines for this shot
     scores_before: tuple[ScoreRow, ...]
     scores_after: tuple[ScoreRow, ...]
-    score_head: str  # "points (highest wins)"
+    score_words: scoring.ScoreWords  # how the game's total is named (the table's head)
     shot_time: float  # s: the rules' cap on a shot's simulated time
     dt: float  # s: the physics step
     _start: Any  # the executed flick's world before its first step (never stepped itself)
 
     def world(self) -> Any:
         return self._start.copy()
+
+    @property
+    def score_head(self) -> str:
+        """The table's head: "total points (highest wins)"."""
+        return self.score_words.headline
+
+    def story_at(self, t: float) -> str:
+        """What has happened ``t`` simulated seconds after the flick ("" before anything has)."""
+        told = ""
+        for when, text in self.timeline:
+            if when > t + TIME_SLACK:
+                break
+            told = text
+        return told
 
     @property
     def verdict(self) -> str:
@@ -74,12 +92,27 @@ def score_rows(state: Any, seats: list[str]) -> tuple[ScoreRow, ...]:
     )
 
 
-def _story(world: Any, die: str, shot_time: float) -> str:
-    """What the shot did, from a run of its own copy (the animation steps another copy)."""
+def _story(world: Any, die: str, shot_time: float) -> tuple[str, tuple[tuple[float, str], ...]]:
+    """What the shot did, and when each part of it happened, from a run of its own copy (the
+    animation steps another copy): a caption must not tell an outcome before it is seen."""
     probe = world.copy()
+    t0 = float(getattr(probe, "time", 0.0))
     start = len(probe.events)
     probe.run_until_rest(shot_time)
-    return describe(die, probe.events[start:])
+    events = list(probe.events[start:])
+    timeline: list[tuple[float, str]] = []
+    told = describe(die, [])  # "red2 hit nothing": only true once the shot is over
+    for k, e in enumerate(events):
+        if e.type not in STORY_EVENTS:
+            continue
+        text = describe(die, events[: k + 1])
+        if text != told:
+            when = max(0.0, float(e.t) - t0)
+            if timeline and timeline[-1][0] == when:  # events of one step: one change
+                timeline.pop()
+            timeline.append((when, text))
+            told = text
+    return describe(die, events), tuple(timeline)
 
 
 def iter_scenes(replay: Replay, wanted: int | None = None) -> Iterator[ShotScene]:
@@ -97,6 +130,7 @@ def iter_scenes(replay: Replay, wanted: int | None = None) -> Iterator[ShotScene
         die = str(shot.action.get("die"))
         start = shot.preview()
         shot_time = float(before.shot_time)
+        story, timeline = _story(start, die, shot_time)
         lines = before.log_for(None)
         log = tuple(after.log_for(None)[len(lines) :])
         name = before.seat_name(shot.seat)
@@ -112,11 +146,12 @@ def iter_scenes(replay: Replay, wanted: int | None = None) -> Iterator[ShotScene
             seat=shot.seat,
             die=die,
             title=title,
-            story=_story(start, die, shot_time),
+            story=story,
+            timeline=timeline,
             log=log,
             scores_before=score_rows(before, seats),
             scores_after=score_rows(after, seats),
-            score_head=scoring.score_words(before.game.mode).headline,
+            score_words=scoring.score_words(before.game.mode),
             shot_time=shot_time,
             dt=float(before.physics.dt),
             _start=start,
