@@ -63,10 +63,32 @@ def run(args: argparse.Namespace) -> int:
     if args.verify:
         from jamsumo_sim.replay import verify_replay
 
-        report = verify_replay(args.file)
+        with _ShotsBar() as bar:
+            report = verify_replay(args.file, progress=bar.step)
         print(report.message, file=sys.stdout if report.ok else sys.stderr)
         return 0 if report.ok else 1
     return int(_viewer().run_viewer(args) or 0)
+
+
+class _ShotsBar:
+    """Shots re-simulated of the total, on stderr while --verify works (a shot can take a second);
+    drawn only when stderr is a terminal, so piped and redirected output stays the report alone."""
+
+    def __init__(self) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(unit="shot", file=sys.stderr, disable=None, leave=False, desc="verify")
+
+    def step(self, done: int, total: int) -> None:
+        if self.bar.total != total:
+            self.bar.total = total
+        self.bar.update(done - self.bar.n)
+
+    def __enter__(self) -> _ShotsBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.close()
 
 
 def _viewer():  # noqa: ANN202 - a module

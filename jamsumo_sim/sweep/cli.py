@@ -101,20 +101,23 @@ def _check_position(spec, path: str) -> None:
 
 
 def _simulate(spec, args):
-    """Run the sweep; the progress bar starts once the workers are there (stderr stays clean on
-    a connection error)."""
-    from tqdm import tqdm
-
-    def bar():
-        return tqdm(total=spec.shots, unit="shot", disable=args.json, file=sys.stderr)
+    """Run the sweep; with Dask, one line says the workers are starting (seconds) and the bar
+    shows 0 meanwhile."""
+    from .progress import progress_bar
 
     if args.workers == 0:
         from .run import run_serial
 
-        with bar() as progress:
+        with progress_bar(spec.shots, "shot", args.json) as progress:
             return run_serial(spec, args.chunk_cells, progress.update)
-    from .dask_runner import client_for, run_on
+    from .dask_runner import client_for, require_dask, run_on
+    from .progress import say_starting
 
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    with client_for(workers, args.scheduler) as client, bar() as progress:
+    require_dask()  # its one-line error before the line saying the workers start
+    say_starting(workers, args.scheduler, args.json)
+    with (
+        progress_bar(spec.shots, "shot", args.json) as progress,  # at 0 while the cluster starts
+        client_for(workers, args.scheduler) as client,
+    ):
         return run_on(client, spec, args.chunk_cells, progress.update)

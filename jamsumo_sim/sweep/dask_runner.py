@@ -48,17 +48,23 @@ def check_reachable(address: str) -> None:
         raise UserError(f"--scheduler {address[:60]}: cannot connect ({exc})") from None
 
 
+def require_dask() -> None:
+    """Dask (the sweep extra) is installed, or one line saying so, before anything is shown."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise UserError(
+            f"--workers/--scheduler need Dask: {EXTRA_HINT} (or use --workers 0)"
+        ) from None
+
+
 @contextlib.contextmanager
 def client_for(workers: int | None = None, scheduler: str | None = None) -> Iterator[object]:
     """A Dask client: on a new LocalCluster of ``workers`` processes, or on ``scheduler``."""
     if scheduler is not None:
         check_reachable(scheduler)
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise UserError(
-            f"--workers/--scheduler need Dask: {EXTRA_HINT} (or use --workers 0)"
-        ) from None
+    require_dask()
+    from dask.distributed import Client, LocalCluster
 
     # Dask logs cluster chatter at INFO to stderr; a command's stderr is for errors only
     for name in ("distributed", "distributed.nanny", "distributed.scheduler", "distributed.worker"):

@@ -5,7 +5,8 @@ Match ``m`` seats line-up entry ``(s + m) mod n`` at seat ``s`` (every entry pla
 often over ``n`` matches) with the seed ``SeedSequence(seed, spawn_key=(m,))``; results are put in
 match order before anything is summed, so the table, the ratings and the plot are identical for any
 worker count.  Per entry: win rate (a shared win counts 1/k) with a 95 % Wilson interval, and an
-openskill Plackett-Luce rating (matches rated in match order; ranks from the seats' returns).
+openskill Plackett-Luce rating (matches rated in match order; ranks from the seats' returns) when
+openskill (the sweep extra) is installed: without it, win rates only.
 """
 
 from __future__ import annotations
@@ -129,28 +130,42 @@ def chunks(matches: int, workers: int) -> list[tuple[int, int]]:
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:
-    """95 % Wilson score interval of a win rate."""
+    """95 % Wilson score interval of a win rate, within [0, 1] exactly: no wins give 0 and all
+    wins 1 (the formula's rounding leaves ~1e-17 there, above a rate of 0 / below one of 1)."""
     if n == 0:
         return (0.0, 1.0)
-    p = wins / n
+    p = min(1.0, max(0.0, wins / n))
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if p == 0.0 else min(p, max(0.0, centre - half))
+    hi = 1.0 if p == 1.0 else max(p, min(1.0, centre + half))
+    return (lo, hi)
+
+
+def have_ratings() -> bool:
+    """Whether openskill (the sweep extra) is installed: without it a tournament gives win rates
+    only, and says so before the first match."""
+    try:
+        from openskill.models import PlackettLuce  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def summarise(spec: TournamentSpec, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Win rates with 95 % intervals and openskill ratings, from the records in match order."""
-    try:
-        from openskill.models import PlackettLuce
-    except ImportError:
-        raise UserError(f"ratings need openskill: {EXTRA_HINT}") from None
-
+    """Win rates with 95 % intervals and openskill ratings, from the records in match order;
+    without openskill (:func:`have_ratings`) the ratings are None."""
     records = sorted(records, key=lambda r: r["match"])
     labels = spec.labels()
     n = len(labels)
-    model = PlackettLuce()
-    ratings = [model.rating(name=label) for label in labels]
+    model: Any = None
+    ratings: list[Any] = [None] * n
+    if have_ratings():
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce()
+        ratings = [model.rating(name=label) for label in labels]
     wins = [0.0] * n
     games = [0] * n
     for rec in records:
@@ -161,6 +176,8 @@ def summarise(spec: TournamentSpec, records: Sequence[Mapping[str, Any]]) -> dic
             games[e] += 1
         for e in rec["winners"]:
             wins[e] += 1.0 / len(rec["winners"])
+        if model is None:
+            continue
         teams = [[ratings[e]] for e in seats]
         ranks = [-r for r in rec["returns"]]  # higher return, better rank (ties share a rank)
         rated = model.rate(teams, ranks=ranks)
@@ -169,6 +186,7 @@ def summarise(spec: TournamentSpec, records: Sequence[Mapping[str, Any]]) -> dic
     rows = []
     for i, label in enumerate(labels):
         lo, hi = wilson(wins[i], games[i])
+        rating = ratings[i]
         rows.append(
             {
                 "bot": label,
@@ -176,9 +194,9 @@ def summarise(spec: TournamentSpec, records: Sequence[Mapping[str, Any]]) -> dic
                 "wins": wins[i],
                 "win_rate": wins[i] / games[i] if games[i] else 0.0,
                 "ci95": [lo, hi],
-                "mu": ratings[i].mu,
-                "sigma": ratings[i].sigma,
-                "rating": ratings[i].ordinal(),  # mu - 3 sigma
+                "mu": None if rating is None else rating.mu,
+                "sigma": None if rating is None else rating.sigma,
+                "rating": None if rating is None else rating.ordinal(),  # mu - 3 sigma
             }
         )
     unfinished = sum(1 for r in records if not r["finished"])
@@ -223,10 +241,14 @@ def table(summary: Mapping[str, Any]) -> str:
     lines = [f"{'bot':<20} {'games':>6} {'win rate':>9} {'95% CI':>15} {'rating':>8} {'mu':>7}"]
     for r in summary["bots"]:
         lo, hi = r["ci95"]
+        rated = r["rating"] is not None
+        rating = f"{r['rating']:>8.2f} {r['mu']:>7.2f}" if rated else f"{'-':>8} {'-':>7}"
         lines.append(
             f"{r['bot'][:20]:<20} {r['games']:>6} {r['win_rate']:>9.3f} "
-            f"{f'{lo:.3f}-{hi:.3f}':>15} {r['rating']:>8.2f} {r['mu']:>7.2f}"
+            f"{f'{lo:.3f}-{hi:.3f}':>15} {rating}"
         )
+    if not all(r["rating"] is not None for r in summary["bots"]):
+        lines.append(f"(no ratings: they need openskill; {EXTRA_HINT})")
     return "\n".join(lines)
 
 
@@ -242,14 +264,20 @@ def plot(summary: Mapping[str, Any]) -> bytes:
     rows = summary["bots"]
     names = [r["bot"] for r in rows]
     rates = np.array([r["win_rate"] for r in rows])
-    lo = rates - np.array([r["ci95"][0] for r in rows])
-    hi = np.array([r["ci95"][1] for r in rows]) - rates
+    # error bars may not be negative: an interval is never inside its rate (wilson), but a
+    # summary read back from a file might be off by rounding
+    lo = np.clip(rates - np.array([r["ci95"][0] for r in rows]), 0.0, None)
+    hi = np.clip(np.array([r["ci95"][1] for r in rows]) - rates, 0.0, None)
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 4), dpi=100)
     a1.bar(names, rates, yerr=[lo, hi], capsize=6, color="tab:blue")
     a1.set_ylim(0, 1)
     a1.set_ylabel("win rate (95 % CI)")
-    a2.bar(names, [r["rating"] for r in rows], color="tab:orange")
-    a2.set_ylabel("openskill rating (mu - 3 sigma)")
+    if all(r["rating"] is not None for r in rows):
+        a2.bar(names, [r["rating"] for r in rows], color="tab:orange")
+        a2.set_ylabel("openskill rating (mu - 3 sigma)")
+    else:
+        a2.text(0.5, 0.5, "no ratings:\nopenskill not installed", ha="center", va="center")
+        a2.set_axis_off()
     fig.suptitle(f"{summary['game']}: {summary['matches']} matches, seats rotated")
     for ax in (a1, a2):
         ax.tick_params(axis="x", rotation=20)

@@ -65,8 +65,8 @@ def run_jamsumo(args: argparse.Namespace) -> int:
     from ..turnloop import get_game
 
     _check_sizes(args)
-    lineup = _lineup(args.seats, "planner,random")
     game = get_game(args.mode)
+    lineup = _lineup(args.seats, default_lineup(game, "planner"))
     params: dict[str, Any] = {"players": len(lineup), "board": args.board or "standard"}
     if args.max_turns is not None:
         params["max_turns"] = args.max_turns
@@ -81,13 +81,20 @@ def run_jamsumo(args: argparse.Namespace) -> int:
 
 def run_cards(args: argparse.Namespace, game: Any) -> int:
     """`card-games tournament GAME` (card_games.cli hands over the resolved game)."""
-    bots = game.bots()
-    lineup = _lineup(args.seats, "smart,random" if "smart" in bots else "random,random")
+    lineup = _lineup(args.seats, default_lineup(game, "smart"))
     params = game.default_params(len(lineup), args.variant)
     params = game.validate_params({**params, "players": len(lineup)})
     from .tournament import TournamentSpec
 
     return run_common(args, TournamentSpec(game.name, lineup, args.matches, args.seed, params))
+
+
+def default_lineup(game: Any, best: str) -> str:
+    """The line-up without --seats: the game's ``best`` bot (if it has one) and random bots in
+    the other seats, as many seats as the game needs at least (two or more)."""
+    seats = max(2, game.min_players)
+    first = best if best in game.bots() else "random"
+    return ",".join([first] + ["random"] * (seats - 1))
 
 
 def _lineup(text: str | None, default: str) -> tuple[str, ...]:
@@ -125,18 +132,18 @@ def run_common(args: argparse.Namespace, spec: TournamentSpec) -> int:
 
 
 def _play(spec: TournamentSpec, args: argparse.Namespace) -> list[dict[str, Any]]:
-    from tqdm import tqdm
-
+    from .dask_runner import client_for, require_dask
+    from .progress import progress_bar, say_starting
     from .tournament import run_tournament
 
-    def bar():
-        return tqdm(total=spec.matches, unit="match", disable=args.json, file=sys.stderr)
-
     if not args.workers and args.scheduler is None:
-        with bar() as progress:
+        with progress_bar(spec.matches, "match", args.json) as progress:
             return run_tournament(spec, None, progress.update)
-    from .dask_runner import client_for
-
     workers = args.workers or os.cpu_count() or 1
-    with client_for(workers, args.scheduler) as client, bar() as progress:
+    require_dask()  # its one-line error before the line saying the workers start
+    say_starting(workers, args.scheduler, args.json)
+    with (
+        progress_bar(spec.matches, "match", args.json) as progress,  # at 0 while the cluster starts
+        client_for(workers, args.scheduler) as client,
+    ):
         return run_tournament(spec, client, progress.update)

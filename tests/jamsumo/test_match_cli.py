@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -358,3 +360,35 @@ def test_errors_an_input_can_cause_are_one_line_exit_2(
     assert main(["replay", "r.json", "--verify"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("jamsumo: error: ") and len(err.splitlines()) == 1, err
+
+
+class _Terminal(io.StringIO):
+    """A stderr that says it is a terminal (tqdm draws on it)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal_only_for_match_and_verify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rec = tmp_path / "m.json"
+    argv = ["match", "--mode", "jam", "--seats", "random,random", "--seed", "3"]
+    argv += ["--max-turns", "2", "--rounds", "1"]
+    assert main([*argv, "--record", str(rec)]) == 0
+    assert main(["replay", str(rec), "--verify"]) == 0
+    piped = capsys.readouterr()
+    assert piped.err == ""  # stderr is a file or a pipe here: no bars
+    tty = _Terminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    assert main(argv) == 0
+    assert "turn" in tty.getvalue()  # the match's counter of turns played
+    tty.seek(0)
+    tty.truncate()
+    assert main(["replay", str(rec), "--verify"]) == 0
+    assert "verify" in tty.getvalue() and "shot" in tty.getvalue()
+    assert capsys.readouterr().out.splitlines()[-1] == piped.out.splitlines()[-1]  # unchanged
+    tty.seek(0)
+    tty.truncate()
+    assert main([*argv, "--json"]) == 0
+    assert tty.getvalue() == ""

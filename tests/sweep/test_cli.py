@@ -3,7 +3,9 @@ heat maps."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -51,14 +53,25 @@ def test_json_output_data_file_and_heat_maps(tmp_path: Path, capsys) -> None:
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_progress_bar_and_summary_without_json(tmp_path: Path, capsys) -> None:
+def test_progress_bar_on_a_terminal_only_and_summary_without_json(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps({**SPEC, "dice": [], "repeats": 1}))
     out = tmp_path / "o"
     assert main(["sweep", str(spec), "--workers", "0", "--out", str(out)]) == 0
     captured = capsys.readouterr()
     assert "4 shots in 4 cells" in captured.out
-    assert "shot" in captured.err  # tqdm's bar
+    assert captured.err == ""  # stderr is a file or a pipe here: no bar
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Terminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    assert main(["sweep", str(spec), "--workers", "0", "--out", str(out)]) == 0
+    assert "4/4" in tty.getvalue() and "shot" in tty.getvalue()  # tqdm's bar
 
 
 def test_workers_and_scheduler_exclude_each_other(capsys) -> None:
