@@ -26,6 +26,9 @@ from jamsumo_sim.turnloop import Action
 
 SETUP_KEY = "corner"  # the argument that marks a set-up action (flicks never have it)
 _EPS = 1e-9  # m: rounding slack of the containment and overlap tests
+# the suggested layouts keep each die this far (a share of the die's size) inside the area's edge:
+# legal flush too, but a die on the engraved line looks as if it stood outside the area
+SUGGESTED_INSET = 0.15
 
 
 @dataclass(frozen=True)
@@ -217,16 +220,14 @@ def _facing(area: SumoArea, size: float, toward: tuple[float, float]) -> list[Di
 
 
 def _spread(area: SumoArea, size: float) -> list[DiePose]:
-    """Axis-aligned dice in a 3×2 grid pushed to the area's corners (gaps for the finger)."""
+    """Axis-aligned dice in a 3×2 grid pushed out towards the area's corners, a little inside its
+    edge (gaps for the finger: every die has a fair flick towards the board's centre)."""
     cols, rows = (3, 2) if area.width >= area.depth else (2, 3)
-    xs = [
-        area.x - area.width / 2 + size / 2 + k * (area.width - size) / (cols - 1)
-        for k in range(cols)
-    ]
-    ys = [
-        area.y - area.depth / 2 + size / 2 + k * (area.depth - size) / (rows - 1)
-        for k in range(rows)
-    ]
+    inset = min(SUGGESTED_INSET * size, max(0.0, (area.width - cols * size) / (2 * cols)))
+    inset = min(inset, max(0.0, (area.depth - rows * size) / (2 * rows)))
+    span_x, span_y = area.width - size - 2 * inset, area.depth - size - 2 * inset
+    xs = [area.x - span_x / 2 + k * span_x / (cols - 1) for k in range(cols)]
+    ys = [area.y - span_y / 2 + k * span_y / (rows - 1) for k in range(rows)]
     return [DiePose(x, y) for y in ys for x in xs]
 
 
@@ -236,10 +237,12 @@ def suggest_layouts(
     """Canonical layouts (world poses) for ``area``: named, legal by construction or checked by the
     caller. ``targets``: where the opponents are (or will be), the first the main one."""
     centre = (0.0, 0.0)
-    out = [("facing the centre", _facing(area, size, centre))]
+    # spread first: the window's suggestion and the bots' tie-break.  Its gaps give every die a
+    # fair flick towards the opponents; the staggered "facing" rows are tighter (a finger behind
+    # a front die may touch the back row) and stay on the menu for those who want them
+    out = [("spread", _spread(area, size)), ("facing the centre", _facing(area, size, centre))]
     if targets:
         out.append(("facing the nearest corner", _facing(area, size, targets[0])))
-    out.append(("spread", _spread(area, size)))
     out.append(("grid", _grid(area, size)))
     return out
 

@@ -56,18 +56,25 @@ def press(app: Any, pos: tuple[int, int]) -> None:
         p = app.placement
         spot = DieSpot(p.die, p.x, p.y, p.angle, size)
         if pick_die([spot], x, y, slack) is not None:
-            app.aim = Aim(spot, (x, y), (x, y), p)
+            _start_aim(app, Aim(spot, (x, y), (x, y), p))
             return
     hit = pick_die(app.spots(app.session.flickable(seat)), x, y, slack)
     if hit is not None:
         spot = next(s for s in app.spots([hit]))
-        app.aim = Aim(spot, (x, y), (x, y))
+        _start_aim(app, Aim(spot, (x, y), (x, y)))
         return
     from_tray = pick_from_tray(app.hand_slots(seat), x, y, size, slack)
     if from_tray is not None:
         app.placement = None
         app.drag_hand = from_tray
         app.drag_pos = (x, y)
+
+
+def _start_aim(app: Any, aim: Aim) -> None:
+    """A new aim: the refusal of the previous flick no longer applies, so it leaves the panel."""
+    app.aim = aim
+    if app.message.startswith("Not allowed"):
+        app.message = ""
 
 
 def motion(app: Any, pos: tuple[int, int]) -> None:

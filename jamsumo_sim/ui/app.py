@@ -44,7 +44,7 @@ from jamsumo_sim.ui.placement import SetupMode
 from jamsumo_sim.ui.session import Placement, Session, Shot
 from jamsumo_sim.ui.shot_fx import ShotFx
 from jamsumo_sim.ui.shot_preview import PreviewCache
-from jamsumo_sim.ui.shot_story import with_stories
+from jamsumo_sim.ui.shot_story import still_told, with_stories
 from jamsumo_sim.ui.theme import Theme, load_theme
 from jamsumo_sim.ui.tray import tray_slots
 from jamsumo_sim.ui.view import View, make_layout
@@ -262,6 +262,7 @@ class App:
             self.message = self.session.why_no_undo()
             return
         self.last_shot = None
+        self.stories = still_told(self.stories, len(self.session.log()))
         self.previews.clear()
         self._bot_job = None  # a bot thinking about the undone position is forgotten
         self.bot_wait = 0.0

@@ -8,6 +8,7 @@ from typing import Any
 import pygame
 
 from jamsumo_sim.ui.animator import Pose
+from jamsumo_sim.ui.board_clip import board_clip, clipped
 from jamsumo_sim.ui.draw_board import render_background, render_table
 from jamsumo_sim.ui.draw_dice import DieLook, draw_dice
 from jamsumo_sim.ui.palette import mark_of
@@ -124,7 +125,8 @@ def draw_trails(app: Any, view: View) -> None:
     trails = app.fx.trails
     colours = {d: app.theme.dice_colour(app.session.die_colour_name(d)) for d in trails.points}
     width = max(2.0, view.length(app.session.params.die_size) * 0.3)
-    trails.draw(app.screen, view, colours, app.theme.colour("wood_light"), app.fx.clock, width)
+    with clipped(app.screen, board_clip(app, view)):  # a die leaving the board: its trail stops
+        trails.draw(app.screen, view, colours, app.theme.colour("wood_light"), app.fx.clock, width)
 
 
 def draw_turning(app: Any, view: View) -> None:

@@ -262,7 +262,10 @@ def _draw_features(bg: pygame.Surface, board: BoardSpec, view: View, theme: Them
             area.x + area.width / 2,
             area.y + area.depth / 2,
         )
-        _engrave_rect(bg, rect, theme.colour("sumo_line"), max(2, int(0.006 * s)), 2)
+        # the groove lies just outside the rules' area (pygame draws a border inside its rect) with
+        # square inner corners: a die the rules accept, even flush in a corner, never covers it
+        line = 2
+        _engrave_rect(bg, rect.inflate(2 * line, 2 * line), theme.colour("sumo_line"), line, line)
         ax, ay = view.to_screen(area.x, area.y)
         up = (cx - ax, cy - ay)
         label = _text(_font(0.016 * s), "SUMO", theme.colour("sumo_text"), up)

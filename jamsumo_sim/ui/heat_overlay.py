@@ -136,7 +136,9 @@ def available(app: Any) -> str | None:
 def position_key(app: Any) -> Hashable:
     """Changes whenever the dice may have moved (a shot, an undo, the next turn)."""
     world = app.session.world()
-    return (app.session.position_key(), id(world), getattr(world, "steps", None))
+    # a die placed on a JAM zone (not yet flicked) is part of the position the map is of
+    placed = getattr(app, "placement", None)
+    return (app.session.position_key(), id(world), getattr(world, "steps", None), placed)
 
 
 class HeatOverlay:
@@ -185,17 +187,34 @@ class HeatOverlay:
             return str(app.aim.die.id)
         if seat is None or app.mouse_world is None:
             return None
-        from jamsumo_sim.ui.gesture import pick_die
+        from jamsumo_sim.ui.gesture import DieSpot, pick_die
 
         spots = app.spots(app.session.flickable(seat))
+        placed = app.placement  # a die from the tray on a JAM zone: in play once flicked
+        if placed is not None:
+            size = app.session.params.die_size
+            spots = [*spots, DieSpot(placed.die, placed.x, placed.y, placed.angle, size)]
         return pick_die(spots, *app.mouse_world, app.gesture.grab_slack)
+
+    @staticmethod
+    def _position(app: Any, die: str) -> Any:
+        """The world the map is of: the session's, with the die placed on a JAM zone added."""
+        world = app.session.world()
+        placed = app.placement
+        if placed is None or placed.die != die:
+            return world
+        from jamsumo_sim.rules.scoring import HAND_FACE
+
+        world = world.copy()
+        world.add_die(placed.die, placed.x, placed.y, placed.angle, face=HAND_FACE)
+        return world
 
     # --- the job --------------------------------------------------------------------------------
     def start(self, app: Any, die: str) -> None:
         """Start the map of ``die`` (the copy of the position is taken now, on this thread)."""
         self.stop()
         session = app.session
-        world = session.world()
+        world = self._position(app, die)
         aim = app.flick_params(app.aim) if app.aim is not None else None
         max_time = float(getattr(session, "shot_time", lambda: app.max_shot_time)())
         plan = plan_for(die, aim, session.mode, self.settings, app.height, max_time)

@@ -7,6 +7,7 @@ from typing import Any
 
 from jamsumo_sim.ui import aim_spread
 from jamsumo_sim.ui.animator import Pose
+from jamsumo_sim.ui.board_clip import board_clip, clipped
 from jamsumo_sim.ui.bot_aim import draw_bot_aim
 from jamsumo_sim.ui.die_marks import draw_label, draw_rings, named_dice
 from jamsumo_sim.ui.draw_overlay import draw_aim as draw_aim_arrow
@@ -23,8 +24,11 @@ def draw_aiming(app: Any, view: View, params: FlickParams | None, preview: Previ
     """The collision preview, then the aim arrow with its power and the execution spread."""
     theme = app.theme
     size = app.session.params.die_size
+    board = board_clip(app, view)
     if preview is not None:
-        draw_preview(app.screen, view, preview, size, theme.colour("aim"), theme.colour("warning"))
+        draw_preview(
+            app.screen, view, preview, size, theme.colour("aim"), theme.colour("warning"), board
+        )
     aim = app.aim
     if aim is None:
         return
@@ -42,7 +46,8 @@ def draw_aiming(app: Any, view: View, params: FlickParams | None, preview: Previ
         refused=bool(app.aim_problem),
         slide_hint=preview is None,
     )
-    aim_spread.draw(app.screen, view, theme, app.session, aim.die, params)
+    with clipped(app.screen, board):  # the fan runs out to the reach, maybe off the board
+        aim_spread.draw(app.screen, view, theme, app.session, aim.die, params)
 
 
 def draw_marks(app: Any, view: View, poses: list[Pose], seat: int | None) -> None:

@@ -118,13 +118,17 @@ def draw_panel(surface: pygame.Surface, rect: pygame.Rect, info: PanelInfo, them
     # players: swatch, name, in hand / on board, score
     f = font(unit)
     hf = font(int(unit * 0.85))
-    # the number columns, wide enough for the score column's head ("penalties" is the longest)
-    col_w = max(int(unit * 2.8), hf.size(info.score_head)[0] + unit // 2)
+    # right edges of the number columns: the score column as wide as its head ("penalties") and
+    # its widest entry ("22 (+26)"), so a score never runs into the board count; hand and board
+    # as wide as their heads, so the name and the seat's kind keep the rest
+    widest = max((f.size(row.score)[0] for row in info.players), default=0)
+    score_w = max(hf.size(info.score_head)[0], widest) + unit // 2
+    num_w = max(hf.size("board")[0], hf.size("hand")[0]) + unit
+    rights = (x + width - score_w - num_w, x + width - score_w, x + width)
     if info.players:
         surface.blit(hf.render("player", True, dim), (x, y))
-        for i, head in enumerate(("hand", "board", info.score_head)):
+        for right, head in zip(rights, ("hand", "board", info.score_head), strict=True):
             img = hf.render(head, True, dim)
-            right = x + width - (2 - i) * col_w
             surface.blit(img, (right - img.get_width(), y))
         y += f.get_linesize()
     for row in info.players:
@@ -138,8 +142,9 @@ def draw_panel(surface: pygame.Surface, rect: pygame.Rect, info: PanelInfo, them
                 surface, theme.colour("highlight"), sw.inflate(4, 4), 2, border_radius=4
             )
         # the name, then the seat's kind small and dim if it fits before the first number column
-        head_w = font(int(unit * 0.85)).size("board")[0]
-        room = width - 2 * col_w - head_w - unit - 8
+        # (whose head, "hand", or number is right-aligned at its right edge)
+        hand_w = max(hf.size("hand")[0], f.size(str(row.in_hand))[0])
+        room = rights[0] - hand_w - unit // 3 - (x + unit + 2)
         img = f.render(row.name, True, text_c)
         surface.blit(img, (x + unit + 2, y))
         if row.kind != "human":
@@ -157,9 +162,8 @@ def draw_panel(surface: pygame.Surface, rect: pygame.Rect, info: PanelInfo, them
                     ),
                 )
         cols = (str(row.in_hand), str(row.on_board), row.score)
-        for i, c in enumerate(cols):
+        for right, c in zip(rights, cols, strict=True):
             img = f.render(c, True, text_c)
-            right = x + width - (2 - i) * col_w
             surface.blit(img, (right - img.get_width(), y))
         y += f.get_linesize() + 2
     y += unit // 2

@@ -11,6 +11,7 @@ name, or what went wrong.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,12 @@ class ExportJob:
         if self.total:
             return f"exporting {self.what}: {100 * self.done // self.total} %"
         return f"exporting {self.what}…"
+
+    def status(self) -> str:
+        """The panel's line while running: the file's name and the share of frames written."""
+        if self.total:
+            return f"Exporting {self.what} to {self.out.name}: {100 * self.done // self.total} %"
+        return f"Exporting {self.what} to {self.out.name}…"
 
     def outcome(self) -> str:
         """The one line for the panel once finished."""
@@ -95,7 +102,8 @@ def _video(job: ExportJob, replay_path: Path, shot: int) -> str:
     suffix = job.out.suffix
     fps = opt.DEFAULT_FPS[suffix]
     replay = load_replay(replay_path)
-    scenes = list(iter_scenes(replay, shot))
+    # the replay stops at the wanted shot: the later ones need not be simulated first
+    scenes = list(itertools.islice(iter_scenes(replay, shot), 1))
     first = replay.initial_state()
     renderer = SceneRenderer(first.board, first.physics.die_size, job.size, load_theme())
     plan = render.plan_video(scenes, fps, s["speed"], s["trails"], s["hold"])

@@ -11,6 +11,7 @@ import pygame
 
 from jamsumo_sim.ui.panel import font
 from jamsumo_sim.ui.shot_story import describe
+from jamsumo_sim.ui.view import Layout
 
 
 @dataclass(frozen=True)
@@ -33,11 +34,26 @@ class Timeline:
         return pygame.Rect(self.rect).inflate(16, 20).collidepoint(pos)
 
 
+BAR_H = 14  # px: the bar
+BAR_BELOW = 18  # px: from the bar to the window's bottom (its ticks)
+STRIP = 58  # px: the whole strip the timeline takes (label, bar, ticks); the board stays above it
+
+
 def timeline_for(area: pygame.Rect, shots: int) -> Timeline:
     """The bar along the bottom of the board area."""
-    h = 14
     margin = 40
-    return Timeline((area.x + margin, area.bottom - h - 18, area.width - 2 * margin, h), shots)
+    top = area.bottom - BAR_H - BAR_BELOW
+    return Timeline((area.x + margin, top, area.width - 2 * margin, BAR_H), shots)
+
+
+def above_timeline(lay: Layout) -> Layout:
+    """``lay`` with the board (and its margins, where the trays sit) shrunk into the height above
+    the timeline's strip, so that no tray is drawn under the bar."""
+    x, y, side, _ = lay.board_rect
+    k = max(0.1, (lay.height - STRIP) / max(1, lay.height))
+    new_side = max(50, 2 * round(side * k / 2))  # even: the board art is built in halves
+    new_x = x + (side - new_side) // 2
+    return Layout(lay.width, lay.height, lay.panel_x, (new_x, round(y * k), new_side, new_side))
 
 
 def draw_timeline(

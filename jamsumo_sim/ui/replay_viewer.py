@@ -23,8 +23,15 @@ from jamsumo_sim.ui.app import App
 from jamsumo_sim.ui.bot_aim import AimShown, draw_bot_aim, flick_of
 from jamsumo_sim.ui.match_session import MatchSession
 from jamsumo_sim.ui.panel import PanelInfo, Table
-from jamsumo_sim.ui.replay_timeline import Timeline, draw_timeline, event_lines, timeline_for
+from jamsumo_sim.ui.replay_timeline import (
+    Timeline,
+    above_timeline,
+    draw_timeline,
+    event_lines,
+    timeline_for,
+)
 from jamsumo_sim.ui.theme import Theme
+from jamsumo_sim.ui.view import Layout
 
 VIEWER_HELP = (
     "Space play/pause · Left/Right previous/next shot · Home restart · -/+ speed · Q quit",
@@ -242,13 +249,15 @@ class ReplayApp(App):
             self.message = f"Export failed: {exc}"
             return
         self.export_job = job
-        self.message = f"Exporting {job.what} to {job.out.name}…"
+        self.message = job.status()
 
     def _poll_export(self) -> None:
         job = self.export_job
         if job is not None and job.finished():
             self.message = job.outcome()
             self.export_job = None
+        elif job is not None:
+            self.message = job.status()  # the percentage, frame by frame (docs/ui.md)
 
     def stop_anim(self) -> None:
         self.anim = None
@@ -263,6 +272,9 @@ class ReplayApp(App):
         self.stop_anim()
         self.session.show(target)
         self._sync_view()
+
+    def layout(self) -> Layout:
+        return above_timeline(super().layout())  # the timeline has the bottom strip
 
     def timeline(self) -> Timeline:
         lay = self.layout()
@@ -334,8 +346,6 @@ class ReplayApp(App):
     def _decorate(self, info: PanelInfo, params: Any) -> PanelInfo:
         out = super()._decorate(info, params)
         status = "PAUSED — Space to play" if not self.playing else f"playing ×{self.speed:g}"
-        if self.export_job is not None:
-            status += f"  ·  {self.export_job.progress()}"
         return PanelInfo(**{**out.__dict__, "status": status, "help_lines": self.help, "aim": ()})
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pygame
 
+from jamsumo_sim.ui.board_clip import clipped
 from jamsumo_sim.ui.panel import font
 from jamsumo_sim.ui.view import View
 
@@ -111,28 +112,36 @@ def draw_preview(
     die_size: float,
     colour: tuple[int, int, int],
     warn_colour: tuple[int, int, int],
+    clip: pygame.Rect | None = None,
 ) -> None:
-    """The path as dots, a ghost die at the first contact, the struck die's course as an arrow."""
+    """The path as dots, a ghost die at the first contact, the struck die's course as an arrow.
+
+    ``clip``: where the paths may be drawn (the board); the warning words go below the path's end,
+    kept inside ``clip`` horizontally and just below it at most."""
     pts = [view.to_screen(*p) for p in preview.path]
-    for i, p in enumerate(pts[1:], 1):
-        if i % 2 == 0:  # dotted: every other sample
-            pygame.draw.circle(screen, colour, p, 2)
-    if preview.contact is not None:
-        r = view.length(die_size) * 0.62
-        c = view.to_screen(*preview.contact)
-        pygame.draw.circle(screen, colour, c, r, 2)
-        pygame.draw.circle(screen, colour, c, 3)
-    if len(preview.struck_path) >= 2:
-        sp = [view.to_screen(*p) for p in preview.struck_path]
-        pygame.draw.lines(screen, warn_colour, False, sp, 2)
-        _arrow_head(screen, sp[-2], sp[-1], warn_colour)
+    with clipped(screen, clip if clip is not None else screen.get_clip()):
+        for i, p in enumerate(pts[1:], 1):
+            if i % 2 == 0:  # dotted: every other sample
+                pygame.draw.circle(screen, colour, p, 2)
+        if preview.contact is not None:
+            r = view.length(die_size) * 0.62
+            c = view.to_screen(*preview.contact)
+            pygame.draw.circle(screen, colour, c, r, 2)
+            pygame.draw.circle(screen, colour, c, 3)
+        if len(preview.struck_path) >= 2:
+            sp = [view.to_screen(*p) for p in preview.struck_path]
+            pygame.draw.lines(screen, warn_colour, False, sp, 2)
+            _arrow_head(screen, sp[-2], sp[-1], warn_colour)
     if preview.warnings:
         end = pts[-1]
+        if clip is not None:  # the words sit by where the path leaves the board
+            end = (min(max(end[0], clip.left), clip.right), min(max(end[1], clip.top), clip.bottom))
         f = font(18)
         y = end[1] + 10
         for text in preview.warnings[:3]:
             img = f.render(text, True, warn_colour)
-            x = max(4, min(end[0] - img.get_width() / 2, screen.get_width() - img.get_width()))
+            lo, hi = (clip.left, clip.right) if clip is not None else (4, screen.get_width())
+            x = max(lo, min(end[0] - img.get_width() / 2, hi - img.get_width()))
             screen.blit(img, (x, y))
             y += f.get_linesize()
 

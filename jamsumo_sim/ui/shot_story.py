@@ -70,3 +70,9 @@ def with_stories(
         out.append(nxt[1])
         nxt = next(told, None)
     return tuple(out[-max(len(log), 1) - len(stories) :])
+
+
+def still_told(stories: list[tuple[int, str]], log_length: int) -> list[tuple[int, str]]:
+    """The stories whose shots are still in a log of ``log_length`` lines (an undo shortens the
+    log: a story told after a longer log belongs to a shot taken back)."""
+    return [s for s in stories if s[0] <= log_length]

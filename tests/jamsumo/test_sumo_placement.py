@@ -168,3 +168,57 @@ def test_malformed_set_ups_are_one_line_refusals(bad):
     broken = action.__class__.make(action.name, **args)
     reason = state.why_illegal(seat, broken)
     assert "set-up" in reason and "\n" not in reason
+
+
+def _fair_towards_centre(state, seat: int, poses) -> list[int]:
+    """For each die of ``poses`` (world), how many of 19 directions within ±45° of the board's
+    centre are fair flicks (the finger touches no other die)."""
+    from jamsumo_sim.flick import Flick
+    from jamsumo_sim.rules.match import _world_class
+    from jamsumo_sim.rules.seats import die_ids
+
+    world = _world_class()(state.board, state.physics)
+    ids = die_ids(seat)
+    for die, p in zip(ids, poses, strict=True):
+        world.add_die(die, p.x, p.y, p.angle, face=3)
+    counts = []
+    for die, p in zip(ids, poses, strict=True):
+        bearing = math.atan2(-p.y, -p.x)
+        turns = [bearing + math.radians(5 * k) for k in range(-9, 10)]
+        counts.append(
+            sum(
+                world.check_flick(Flick(die, a, None, 0.0, 0.5, finger_speed=1.0)) is None
+                for a in turns
+            )
+        )
+    return counts
+
+
+def test_the_suggested_layout_gives_every_die_a_fair_flick_towards_the_centre():
+    state = at_setup(seed=0)
+    seat = state.current_player()
+    size = state.physics.die_size
+    for area in state.board.sumo_areas:
+        label, poses = setup.suggest_layouts(
+            state.board, size, area, state.setup_targets(seat, area.name)
+        )[0]
+        assert state.is_legal(seat, layout(state, seat, area.name, poses)), label
+        counts = _fair_towards_centre(state, seat, poses)
+        assert min(counts) >= 1, (area.name, label, counts)
+
+
+def test_suggested_and_bot_layouts_stay_clear_of_the_areas_outline():
+    state = at_setup(seed=1)
+    size = state.physics.die_size
+    inner = setup.SUGGESTED_INSET * size * 0.99
+    while state.setting_up() is not None:
+        seat = state.current_player()
+        choice = PlannerBot(seat, state.game, level="easy").act(seat_view(state, seat))
+        spec = setup.read_setup(choice)
+        area = state.board.sumo_area(spec.corner)
+        shrunk = setup.SumoArea(
+            area.name, area.x, area.y, area.width - 2 * inner, area.depth - 2 * inner
+        )
+        poses = setup.to_world(state.board, seat, state.num_players, spec)
+        assert all(setup.inside(shrunk, p, size) for p in poses), (choice.name, poses)
+        state.apply_action(choice)

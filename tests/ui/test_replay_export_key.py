@@ -37,7 +37,7 @@ def _until_exported(app: ReplayApp, limit: float = 120.0) -> list[str]:
     t0 = time.monotonic()
     while app.export_job is not None and time.monotonic() - t0 < limit:
         app.frame(DT)
-        statuses.append(app._decorate(app.session.panel(app.theme), None).status)
+        statuses.append(app._decorate(app.session.panel(app.theme), None).message)
         if "%" in statuses[-1] and not any("%" in s for s in statuses[:-1]):
             SHOTS.mkdir(exist_ok=True)
             app.screenshot(str(SHOTS / "replay_exporting.png"))  # the progress in the panel
@@ -73,7 +73,8 @@ def test_e_exports_the_shot_on_screen_as_a_video_without_replacing_a_file(copied
     SHOTS.mkdir(exist_ok=True)
     app.screenshot(str(SHOTS / "replay_exported.png"))
     assert app.frames - frames_before > len(statuses) > 0  # the window kept drawing
-    assert any("exporting shot 2:" in s and "%" in s for s in statuses)
+    # the panel's message line carries the percentage (it used to stay "Exporting … to ……")
+    assert any(f"Exporting shot 2 to match-shot2-2{suffix}: " in s and "%" in s for s in statuses)
     assert app.message == f"Exported shot 2 to match-shot2-2{suffix}"
     assert taken.read_bytes() == b"someone else's file"
     out = copied.parent / f"match-shot2-2{suffix}"
