@@ -35,6 +35,7 @@ from jamsumo_sim.turnloop import (
     State,
     TurnTracker,
 )
+from jamsumo_sim.turnloop.state import is_listed
 
 WORK = "get to work"
 ORDERS = "getting orders ready"
@@ -81,31 +82,52 @@ _LIST_FIELDS = (
 )
 
 
-PASS = Action("pass")
+# id(action) -> (the action, its name, its arguments) for the moves built once and shared below:
+# every move needs a history entry (``Action.to_json``), and these recur all game long
+_JSON: dict[int, tuple[Action, str, dict[str, Any] | None]] = {}
+
+
+def _shared(action: Action) -> Action:
+    """Remember the JSON form of a move that is built once (its arguments are never tuples)."""
+    assert not any(isinstance(v, tuple) for _, v in action.args), action
+    _JSON[id(action)] = (action, action.name, dict(action.args) if action.args else None)
+    return action
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """``action.to_json()``: a new dict, copied from the remembered one for a shared move."""
+    hit = _JSON.get(id(action))
+    if hit is None or hit[0] is not action:
+        return action.to_json()
+    _, name, args = hit
+    return {"name": name} if args is None else {"name": name, "args": dict(args)}
+
+
+PASS = _shared(Action("pass"))
 
 
 @cache
 def fill_action(order: Order) -> Action:
     wants = " + ".join(f"{n} {t}" for t, n in order.needs)
-    return Action(f"fill {order.id}: {wants}", (("order", order.id),))
+    return _shared(Action(f"fill {order.id}: {wants}", (("order", order.id),)))
 
 
 @cache
 def add_action(kind: str, as_type: str, as_jam: bool) -> Action:
     """Adding a card of ``kind`` to the order being filled (a jam card names the type it covers)."""
     name = f"add {kind} as {as_type}" if as_jam else f"add {kind}"
-    return Action(name, (("kind", kind), ("type", as_type)))
+    return _shared(Action(name, (("kind", kind), ("type", as_type))))
 
 
 @cache
 def token_action(as_type: str) -> Action:
-    return Action.make(f"add {as_type} token", token=True, type=as_type)
+    return _shared(Action.make(f"add {as_type} token", token=True, type=as_type))
 
 
 @cache
 def kitty_action(victim: int, token: bool) -> Action:
     name = f"kitty token on seat {victim}" if token else f"kitty on seat {victim}"
-    return Action(name, (("token", token), ("victim", victim)))
+    return _shared(Action(name, (("token", token), ("victim", victim))))
 
 
 # Hands whose fillable orders are remembered (see CatalogTables.can_fill): under 10 MB.
@@ -115,14 +137,19 @@ _HANDS_REMEMBERED = 1 << 14
 @dataclass(frozen=True)
 class CatalogTables:
     """What the rules look up all game long, made once per catalog: each order's fill action
-    and log label by order id, the ids of the Kitty cards, and which orders a hand can fill."""
+    and log label by order id, the ids of the Kitty cards, each card's kind, and for a seat's
+    holdings (see ``JumbleJamState.holdings``) its pieces and which orders it can fill."""
 
     fills: dict[str, Action]
     labels: dict[str, str]
     kitties: frozenset[str]
-    # (hand, token type, tokens, exact only) -> {order id: can fill}, answered on first ask: a
-    # seat is asked at every turn of a round, and its hand and the display rarely change between
+    kinds: dict[str, str]  # card id -> kind
+    # holdings + (exact only,) -> {order id: can fill}, answered on first ask: the same holdings
+    # recur all game long (a seat is asked at every turn of a round) and from game to game
     can_fill: dict[tuple[Any, ...], dict[str, bool]] = field(default_factory=dict)
+    pieces: dict[tuple[Any, ...], Pieces] = field(default_factory=dict)  # holdings -> pieces
+    # (holdings, exact only, order id, what it still lacks) -> the moves adding a piece to it
+    adds: dict[tuple[Any, ...], tuple[Action, ...]] = field(default_factory=dict)
 
     def answers_for(self, key: tuple[Any, ...]) -> dict[str, bool]:
         answers = self.can_fill.get(key)
@@ -145,6 +172,7 @@ def catalog_tables(catalog: Catalog) -> CatalogTables:
             {oid: fill_action(o) for oid, o in orders.items()},
             {oid: o.label for oid, o in orders.items()},
             frozenset(cid for cid, card in catalog.cards.items() if card.type == KITTY),
+            {cid: card.kind for cid, card in catalog.cards.items()},
         )
         entry = _TABLES[id(catalog)] = (catalog, tables)
     return entry[1]
@@ -153,7 +181,9 @@ def catalog_tables(catalog: Catalog) -> CatalogTables:
 @cache
 def jar_actions(g: Grid) -> tuple[Action, ...]:
     """One action per edge of a grid, built once (legal-action lists are built very often)."""
-    return tuple(Action(f"jar {name}", (("edge", e),)) for e, name in enumerate(g.edge_names))
+    return tuple(
+        _shared(Action(f"jar {name}", (("edge", e),))) for e, name in enumerate(g.edge_names)
+    )
 
 
 @cache
@@ -229,9 +259,10 @@ class JumbleJamState(State):
         self.over = False
         self.end_reason = ""
         # caches, never part of the position: legal actions of the current node, the free jar
-        # edges (kept up to date jar by jar), the log per seat
+        # edges and their jar moves (kept up to date jar by jar), the log per seat
         self._legal: tuple[int, list[Action]] | None = None
         self._free: list[int] | None = None
+        self._free_jars: list[Action] = []  # the jar move of each of _free, once it is known
         self._logs: dict[int | None, tuple[int, list[str]]] = {}
 
     def clone(self) -> JumbleJamState:
@@ -259,6 +290,7 @@ class JumbleJamState(State):
         new._logs = dict(self._logs)
         if self._free is not None:
             new._free = list(self._free)
+            new._free_jars = list(self._free_jars)
         return new
 
     # -- whose move ------------------------------------------------------------------------
@@ -305,11 +337,17 @@ class JumbleJamState(State):
         """
         if self._free is None:
             layout, jars = self.layout, self.jars
+            if None not in layout and jars.count(None) == len(jars):  # the usual new batch
+                self._free = list(range(len(jars)))
+                self._free_jars = list(self._jar_actions)
+                return self._free
             self._free = [
                 i
                 for i, (a, b) in enumerate(self.grid.edges)
                 if layout[a] is not None and layout[b] is not None and jars[i] is None
             ]
+            every = self._jar_actions
+            self._free_jars = [every[e] for e in self._free]
         return self._free
 
     def is_legal(self, seat: int, action: Action) -> bool:
@@ -344,8 +382,25 @@ class JumbleJamState(State):
         cards = self.cat.cards
         return next(c for c in self.hands[seat] if cards[c].kind == kind)  # hands stay sorted
 
-    def _pieces(self, seat: int) -> Pieces:
-        """A hand's order pieces: values per pastry type (tokens included) and jam values."""
+    def holdings(self, seat: int) -> tuple[Any, ...]:
+        """What decides which orders ``seat`` can fill: the kinds of its cards (cards of one
+        kind are alike, so the ids do not matter), its token type and its token count."""
+        kinds = sorted(map(self._tables.kinds.__getitem__, self.hands[seat]))
+        return (tuple(kinds), self.token_type[seat], self.pastry_tokens[seat])
+
+    def _pieces(self, seat: int, holdings: tuple[Any, ...] | None = None) -> Pieces:
+        """A hand's order pieces: values per pastry type (tokens included) and jam values
+        (remembered per holdings: worked out once, then looked up)."""
+        key = holdings or self.holdings(seat)
+        memo = self._tables.pieces
+        pieces = memo.get(key)
+        if pieces is None:
+            if len(memo) >= _HANDS_REMEMBERED:
+                memo.clear()
+            pieces = memo[key] = self._count_pieces(seat)
+        return pieces
+
+    def _count_pieces(self, seat: int) -> Pieces:
         own: dict[str, list[int]] = {}
         jams: list[int] = []
         cards, wild = self.cat.cards, self.cat.wild
@@ -403,8 +458,8 @@ class JumbleJamState(State):
             return [Action(f"discard {k}", (("kind", k),)) for k in kinds]
         phase = self.turns.phase.name
         if phase == WORK:
-            every = self._jar_actions
-            return [every[e] for e in self._free_edges()]
+            self._free_edges()
+            return list(self._free_jars)  # a copy: the cached list changes jar by jar
         if self.building is not None:
             return self._build_actions(seat)
         return self._turn_actions(seat)
@@ -425,24 +480,40 @@ class JumbleJamState(State):
     def _fill_actions(self, seat: int) -> list[Action]:
         """The orders on display that ``seat`` could fill, as actions in display order."""
         exact = self.exact_only()
-        hand = (tuple(self.hands[seat]), self.token_type[seat], self.pastry_tokens[seat], exact)
-        answers = self._tables.answers_for(hand)
+        holdings = self.holdings(seat)
+        answers = self._tables.answers_for((*holdings, exact))
         pieces = None
         fills = self._tables.fills
         acts = []
         for oid in self.display:
             can = answers.get(oid)
             if can is None:
-                pieces = pieces or self._pieces(seat)
+                pieces = pieces or self._pieces(seat, holdings)
                 can = answers[oid] = pieces.can_cover(self.cat.orders[oid].needs, exact)
             if can:
                 acts.append(fills[oid])
         return acts
 
     def _build_actions(self, seat: int) -> list[Action]:
+        """The pieces ``seat`` can add to the order it is filling (remembered per situation)."""
+        assert self.building is not None
         remaining = self.remaining_needs()
-        pieces = self._pieces(seat)
+        holdings = self.holdings(seat)
         exact = self.exact_only()
+        key = (holdings, exact, self.building["order"], tuple(remaining.items()))
+        memo = self._tables.adds
+        acts = memo.get(key)
+        if acts is None:
+            if len(memo) >= _HANDS_REMEMBERED:
+                memo.clear()
+            acts = memo[key] = tuple(self._work_out_adds(seat, remaining, holdings, exact))
+        return list(acts)
+
+    def _work_out_adds(
+        self, seat: int, remaining: dict[str, int], holdings: tuple[Any, ...], exact: bool
+    ) -> list[Action]:
+        assert self.building is not None
+        pieces = self._pieces(seat, holdings)
         acts: list[Action] = []
 
         def feasible(as_type: str, value: int, is_jam: bool) -> bool:
@@ -489,6 +560,17 @@ class JumbleJamState(State):
         return Shuffle("kitty takes a random card", tuple(sorted(self.hands[victim])), take=1)
 
     # -- applying moves -------------------------------------------------------------------
+    def apply_action(self, action: Action, known_legal: list[Action] | None = None) -> None:
+        """``State.apply_action``; a move from the cached legal list (the driver's usual case)
+        skips working out again who moves (the list's seat), and a shared move's history entry
+        is copied from its remembered JSON. Anything else takes the generic path."""
+        cached = self._legal  # set only for the seat to move, dropped by every change
+        if cached is None or known_legal is None or not is_listed(action, known_legal):
+            super().apply_action(action, known_legal)
+            return
+        self.history.append({"seat": cached[0], "action": action_json(action)})
+        self._apply_action(action)
+
     def _apply_action(self, action: Action) -> None:
         self._legal = None
         if self.setup_queue:
@@ -498,7 +580,8 @@ class JumbleJamState(State):
         elif self.discard_queue:
             self._discard_one(action)
         elif self.turns.phase.name == WORK:
-            self._place_jar(action)
+            if not self._place_jar(action):
+                return  # still getting to work: nobody is asked to fill yet
         elif self.building is not None:
             self._add_piece(action)
         else:
@@ -585,17 +668,22 @@ class JumbleJamState(State):
         else:
             self.pending.append(DIE)
 
-    def _place_jar(self, action: Action) -> None:
+    def _place_jar(self, action: Action) -> bool:
+        """Place the seat's jar; True if that ended *get to work*."""
         seat = self.turns.seat
         edge = action["edge"]
         self.jars[edge] = seat
-        self._free_edges().remove(edge)
+        free = self._free_edges()
+        at = free.index(edge)
+        del free[at], self._free_jars[at]
         self.log.append(self._jar_lines[seat][edge])
         ended = self.turns.advance()
         if ended == "turn" and not self._free:
             ended = self.turns.end_phase()  # a short layout can run out of edges
-        if ended != "turn":
-            self._after_work(ended)
+        if ended == "turn":
+            return False
+        self._after_work(ended)
+        return True
 
     def _after_work(self, ended: str) -> None:
         """Give each card to the strict majority of jars around it, then the hand limit."""
@@ -833,8 +921,9 @@ class JumbleJamState(State):
         """Deal the other hands and the pastry deck afresh from their pooled cards, sizes kept."""
         others = [s for s in range(self.num_players) if s != seat]
         clone = self.clone()
-        pool = [c for s in others for c in clone.hands[s]] + clone.deck
-        if len(pool) < 2:
+        # sorted first: the world drawn depends on the seat's information and rng only
+        pool = sorted([c for s in others for c in clone.hands[s]] + clone.deck)
+        if len(pool) < 2 and len(clone.order_deck) < 2:  # nothing left to re-deal
             return None
         pool = [pool[i] for i in rng.permutation(len(pool))]
         for s in others:
@@ -842,6 +931,7 @@ class JumbleJamState(State):
             clone.hands[s], pool = sorted(pool[:k]), pool[k:]
         clone.deck = pool
         # the orders deck is face down too
-        clone.order_deck = [clone.order_deck[i] for i in rng.permutation(len(clone.order_deck))]
+        orders = sorted(clone.order_deck)
+        clone.order_deck = [orders[i] for i in rng.permutation(len(orders))]
         clone.invalidate()
         return clone

@@ -13,7 +13,7 @@ import numpy as np
 
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.limits import MAX_SEED
-from jamsumo_sim.turnloop.actions import CHANCE, SIMULTANEOUS, TERMINAL, Action
+from jamsumo_sim.turnloop.actions import CHANCE, TERMINAL, Action
 from jamsumo_sim.turnloop.agents import Agent, QuitRequest, SaveRequest, SeatView
 from jamsumo_sim.turnloop.state import Game, LogEntry, State
 
@@ -113,7 +113,7 @@ def agent_key(state: State, seat: int) -> int:
     Equal to ``mix_key(seed, _AGENT_STREAM, seat, len(history))``; the prefix is cached because
     the random agent asks for a key on every move.
     """
-    return _splitmix64(_agent_prefix(state.seed, seat) ^ (len(state.history) & _MASK64))
+    return _splitmix64(_agent_prefix(state.seed, seat) ^ len(state.history))
 
 
 def seat_view(state: State, seat: int) -> SeatView:
@@ -136,18 +136,24 @@ def step(state: State, agents: Sequence[Agent]) -> dict[str, Any]:
 
 def _step(state: State, agents: Sequence[Agent], player: int) -> dict[str, Any]:
     """``step`` once ``player`` (not TERMINAL) is known: the move loop asks only once a move."""
-    if player == CHANCE:
+    if player >= 0:
+        _seat_move(state, agents[player], player)
+    elif player == CHANCE:
         outcome = seeded_outcome(state)
         state.apply_action(outcome, known_legal=[outcome])  # drawn from the node: possible
-    elif player == SIMULTANEOUS:
+    else:  # SIMULTANEOUS
         joint = {seat: _ask(agents[seat], state, seat)[0] for seat in state.simultaneous_seats()}
         state.apply_actions(joint)  # checks every seat's move
-    else:  # _ask, written out: this branch runs on almost every move
-        view = SeatView(state, player)
-        action = agents[player].act(view)
-        # raises IllegalAction with the reason
-        state.apply_action(action, known_legal=view.legal_actions)
     return state.history[-1]
+
+
+def _seat_move(state: State, agent: Agent, player: int) -> None:
+    """One seat's move (``_ask``, written out): the legal list is worked out once and handed to
+    the view (the random agent needs only it) and to ``apply_action``, which then need not
+    check the move again when it is one of the listed objects."""
+    legal = state.legal_actions(player)
+    action = agent.act(SeatView(state, player, legal))
+    state.apply_action(action, known_legal=legal)  # raises IllegalAction with the reason
 
 
 def play(
@@ -200,7 +206,10 @@ def _play_moves(
             raise RuntimeError(f"{game.name}: no end after {limit} moves (bound exceeded)")
         seen = len(state.log)
         try:
-            entry = _step(state, agents, player)
+            if player >= 0:  # the commonest case, without the detour through _step
+                _seat_move(state, agents[player], player)
+            else:
+                _step(state, agents, player)
         except SaveRequest as request:
             if on_save is not None:  # saved or not, the game goes on
                 on_save(state, SaveOrder(request.path, quitting=False, can_go_on=True))
@@ -214,7 +223,7 @@ def _play_moves(
                     continue  # not saved: the person is asked again and may `save FILE` elsewhere
             return True
         if on_event is not None:
-            on_event(MatchEvent(state, entry, state.log[seen:]))
+            on_event(MatchEvent(state, state.history[-1], state.log[seen:]))
     return False
 
 

@@ -144,17 +144,20 @@ class TurnTracker:
 
     def advance(self, passed: bool = False) -> str:
         """The current seat has moved; return ``"turn"``, ``"phase"`` or ``"round"`` for what ended."""
-        phase = self.phase
-        self.acted += 1
-        self.passes_in_row = self.passes_in_row + 1 if passed else 0
+        phase = self.spec.phases[self.phase_index]
+        acted = self.acted = self.acted + 1
+        passes = self.passes_in_row = self.passes_in_row + 1 if passed else 0
         n = len(self.order)
-        if phase.repeat is Repeat.SIMULTANEOUS:
-            return self._end_phase()
-        if phase.repeat is Repeat.ONCE and self.acted >= n:
-            return self._end_phase()
-        if phase.repeat is Repeat.TIMES and self.acted >= n * phase.times:
-            return self._end_phase()
-        if phase.repeat is Repeat.UNTIL_ALL_PASS and self.passes_in_row >= n:
+        repeat = phase.repeat
+        if repeat is Repeat.TIMES:  # the commonest first: this runs on every move
+            over = acted >= n * phase.times
+        elif repeat is Repeat.UNTIL_ALL_PASS:
+            over = passes >= n
+        elif repeat is Repeat.ONCE:
+            over = acted >= n
+        else:
+            over = repeat is Repeat.SIMULTANEOUS  # UNTIL_ENDED: only the game ends it
+        if over:
             return self._end_phase()
         self.position = (self.position + 1) % n
         return "turn"

@@ -32,7 +32,22 @@ class LogEntry:
         return self.to is None or (seat is not None and seat in self.to)
 
 
-def _listed(action: Action, actions: list[Action]) -> bool:
+# Public log lines by text, shared (a LogEntry is immutable): the same lines recur all game long
+# and from game to game, and making a frozen dataclass costs more than the rest of ``say``.
+_PUBLIC_LINES: dict[str, LogEntry] = {}
+_PUBLIC_LINES_KEPT = 1 << 14  # then forgotten all at once: a few MB at most
+
+
+def _public_line(text: str) -> LogEntry:
+    entry = _PUBLIC_LINES.get(text)
+    if entry is None:
+        if len(_PUBLIC_LINES) >= _PUBLIC_LINES_KEPT:
+            _PUBLIC_LINES.clear()
+        entry = _PUBLIC_LINES[text] = LogEntry(text)
+    return entry
+
+
+def is_listed(action: Action, actions: list[Action]) -> bool:
     """Whether ``action`` is in ``actions``: by identity first, as agents return one of the
     listed objects (``in`` alone calls ``Action.__eq__``, Python code, on every move before it)."""
     for listed in actions:
@@ -239,7 +254,7 @@ class State:
             raise IllegalAction("the game is over")
         if player == SIMULTANEOUS:
             raise IllegalAction("this is a simultaneous node: use apply_actions")
-        listed = known_legal is not None and _listed(action, known_legal)
+        listed = known_legal is not None and is_listed(action, known_legal)
         if player == CHANCE:
             if not listed and not self._chance().is_possible(action):
                 raise IllegalAction(f"{action.name!r} is not a possible chance outcome here")
@@ -266,7 +281,7 @@ class State:
     def say(self, text: str, to: int | list[int] | None = None) -> None:
         """Add a log line (to one seat, some seats, or everyone)."""
         if to is None:
-            self.log.append(LogEntry(text))
+            self.log.append(_public_line(text))
         else:
             seats = [to] if isinstance(to, int) else list(to)
             self.log.append(LogEntry(text, frozenset(seats)))
