@@ -170,7 +170,7 @@ def run_match(
         seed=seed,
         params=params,
         state=state,
-        on_event=on_event,
+        on_event=None if as_json else on_event,  # --json prints no events: don't build them
         on_save=make_on_save(game, names, save_to),
     )
     if record is not None and result.finished:
