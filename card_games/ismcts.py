@@ -1,9 +1,11 @@
 """The ``ismcts`` seat: OpenSpiel's Information Set Monte Carlo Tree Search playing a card game.
 
 At each decision the bot searches from worlds re-dealt from its seat's information only: the
-resampler is the game's ``perturb_hidden`` (what the seat cannot see, re-dealt at random; the
-conformance kit checks that the seat's view is unchanged by it), and other seats' hidden
-simultaneous choices are re-drawn. Leaves are valued by one random play-out on the turn loop
+resampler is the game's ``perturb_hidden`` (everything the seat cannot see pooled in a fixed
+order, then re-dealt by the search's generator, so the world drawn is a function of the seat's
+information and the seed alone; the conformance kit checks that the seat's view is unchanged by
+it, and tests/card_games/test_ismcts_hidden.py that the decision is unchanged when the hidden
+information is), and other seats' hidden simultaneous choices are re-drawn. Leaves are valued by one random play-out on the turn loop
 itself (much faster than through OpenSpiel's Python bindings), chance drawn from the search's
 own generator. Needs ``jamsumo[rl]``; without it the seat is listed but refuses in one line.
 """
@@ -70,7 +72,10 @@ def root_state(view: SeatView, rng: np.random.Generator) -> Any:
     from card_games.openspiel.game import CardSpielState, short_name
 
     pyspiel = require("pyspiel")
-    source = view._source  # only perturb_hidden of it is used: a world the seat cannot tell apart
+    # Only perturb_hidden of the real state is used: it keeps what the seat knows and re-deals the
+    # rest from a fixed-order pool, so nothing about where hidden things really lie gets through.
+    # (None means nothing is left to re-deal: what is hidden is then known by counting.)
+    source = view._source
     world = source.perturb_hidden(view.seat, rng) or source.clone()
     game = pyspiel.load_game(
         short_name(view.game.name),

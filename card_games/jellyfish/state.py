@@ -470,9 +470,11 @@ class JellyfishState(State):
         return out
 
     def perturb_hidden(self, seat: int, rng: Any) -> JellyfishState | None:
-        """Re-deal what nobody can see — the unknown pile and the unknown Cover cards — at random.
+        """Re-deal what ``seat`` cannot see at random: the unknown pile, the unknown Cover cards and
+        a Cover card another seat looked at and must give away (known to its giver only).
 
-        (A Cover card being given away after a completion is known to its giver only; it stays.)
+        The pool is put in card order before it is dealt, so the world drawn depends only on the
+        seat's information and ``rng`` (never on where the hidden cards really lie).
         """
         slots = [
             (s, k)
@@ -480,13 +482,23 @@ class JellyfishState(State):
             for k, c in self.covers[s].items()
             if not c["public"]
         ]
+        gives = [
+            i
+            for i, t in enumerate(self.tasks)
+            if t["kind"] == "give" and t.get("secret") and t["seat"] != seat
+        ]
         pool = list(self.pile) + [self.covers[s][k]["card"] for s, k in slots]
+        pool += [self.tasks[i]["card"] for i in gives]
         if len(pool) < 2:
             return None
+        pool.sort(key=self.deck.card_index.__getitem__)
         clone = self.clone()
         order = [pool[i] for i in rng.permutation(len(pool))]
         for (s, k), card in zip(slots, order[: len(slots)], strict=True):
             clone.covers[s][k] = {"card": card, "public": False}
-        clone.pile = sorted(order[len(slots) :], key=self.deck.card_index.__getitem__)
+        order = order[len(slots) :]
+        for i, card in zip(gives, order[: len(gives)], strict=True):
+            clone.tasks[i]["card"] = card
+        clone.pile = sorted(order[len(gives) :], key=self.deck.card_index.__getitem__)
         clone._draw = None
         return clone

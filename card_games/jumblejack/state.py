@@ -635,7 +635,12 @@ class JumbleJackState(State):
         clone: JumbleJackState = self.clone()  # type: ignore[assignment]
         clone._legal_cache, clone._public_cache = {}, None
         others = [s for s in range(self.num_players) if s != seat and s not in self.revealed]
-        pool = [clone.pirates[s] for s in others] + clone.box_pirates
+        # pools in a fixed order before dealing: the world drawn depends on the seat's information
+        # and ``rng`` only, never on where the hidden pirates and tokens really lie
+        pool = sorted(
+            [clone.pirates[s] for s in others] + clone.box_pirates,
+            key=lambda x: (x is not None, x or ""),
+        )
         order = [pool[i] for i in rng.permutation(len(pool))]
         for s in others:
             clone.pirates[s] = order.pop(0)
@@ -644,7 +649,10 @@ class JumbleJackState(State):
         hidden = [
             s for s in others if clone.tokens[s] not in (None, fp_id) and not clone.token_used[s]
         ]
-        tokens = [clone.tokens[s] for s in hidden] + clone.box_tokens
+        tokens = sorted(
+            [clone.tokens[s] for s in hidden] + clone.box_tokens,
+            key=lambda x: (x is not None, x or ""),
+        )
         shuffled = [tokens[i] for i in rng.permutation(len(tokens))]
         for s in hidden:
             clone.tokens[s] = shuffled.pop(0)

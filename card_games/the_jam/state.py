@@ -811,7 +811,9 @@ class JamState(State):
         others = [s for s in range(self.num_players) if s != seat]
         clone: JamState = self.clone()  # type: ignore[assignment]
         changed = False
-        pool = list(clone.deck) + [c for s in others for c in clone.hands[s]]
+        # pools in a fixed order before dealing: the world drawn depends on the seat's information
+        # and ``rng`` only, never on where the hidden cards really lie
+        pool = sorted(list(clone.deck) + [c for s in others for c in clone.hands[s]])
         if len(pool) > 1:
             order = [pool[i] for i in rng.permutation(len(pool))]
             clone.deck, order = order[: len(clone.deck)], order[len(clone.deck) :]
@@ -821,7 +823,9 @@ class JamState(State):
             changed = True
         if not self.over:
             for kind in TASK_TYPES:
-                tpool = [t for s in others for t in clone.tasks[s][kind]] + clone.task_rest[kind]
+                tpool = sorted(
+                    [t for s in others for t in clone.tasks[s][kind]] + clone.task_rest[kind]
+                )
                 if len(tpool) > 1:
                     torder = [tpool[i] for i in rng.permutation(len(tpool))]
                     for s in others:
