@@ -97,54 +97,8 @@ PITCHED, PHI, RATE, SIDE, HEADING = range(5)
 AIRBORNE, Z, VZ = range(3)
 
 
-@njit(**_JIT)
-def _two_product(x, y):
-    """x y as an unevaluated sum hi + lo, exactly (Dekker, Veltkamp's split)."""
-    t = x * 134217729.0
-    xh = t - (t - x)
-    xl = x - xh
-    t = y * 134217729.0
-    yh = t - (t - y)
-    yl = y - yh
-    p = xh * yh
-    q = xh * yl + xl * yh
-    z = p + q
-    return z, p - z + q + xl * yl
-
-
-@njit(**_JIT)
-def py_hypot(x, y):
-    """CPython's math.hypot of two finite numbers (its vector_norm: exact squares and sums, then
-    one correction step), bit for bit; numba's math.hypot is the C library's, which can differ in
-    the last bit, and physics/pitch.py computes in Python."""
-    ax = abs(x)
-    ay = abs(y)
-    big = max(ax, ay)
-    if big == 0.0 or not big < math.inf:
-        return big if ax == ax and ay == ay else math.nan
-    _, e = math.frexp(big)
-    if e < -1021:  # subnormal (CPython rescales first): beyond the kernel's speeds, approximate
-        return math.hypot(x, y)
-    scale = math.ldexp(1.0, -e)
-    csum = 1.0
-    frac1 = 0.0
-    frac2 = 0.0
-    for v in (ax, ay):
-        v = v * scale
-        hi, lo = _two_product(v, v)
-        s = csum + hi
-        frac2 += hi - (s - csum)
-        csum = s
-        frac1 += lo
-    h = math.sqrt(csum - 1.0 + (frac1 + frac2))
-    hi, lo = _two_product(-h, h)
-    s = csum + hi
-    frac2 += hi - (s - csum)
-    csum = s
-    frac1 += lo
-    v = csum - 1.0 + (frac1 + frac2)
-    h += v / (2.0 * h)
-    return h / scale
+# CPython's math.hypot bit for bit (physics/pitch.py computes in Python): the physics kernels' copy
+py_hypot = step_kernels.py_hypot
 
 
 @njit(**_JIT)
