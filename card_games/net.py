@@ -132,14 +132,20 @@ def cmd_join(args: argparse.Namespace) -> int:
     options = run.join_options(args)
     kind = args.bot
 
+    typed: list[Any] = []  # the terminal's input, once the client exists
+
     def make_agent(game: Game, seat: int) -> Agent:
         if kind is not None:
             return _bot(game, kind, seat)
         from jamsumo_sim.turnloop import ConsoleAgent
 
-        return ConsoleAgent(seat, game, stdout=sys.stdout)
+        return ConsoleAgent(seat, game, stdin=typed[0], stdout=sys.stdout)
 
     client = Client(args.url, options, None if options.spectate else make_agent)
+    if kind is None:  # a person at the terminal: presence lines, /say and /who
+        from jamsumo_sim.net.terminal import attach
+
+        typed.append(attach(client))
     result = run.run_client(client)
     run.print_result(result, args.json, _line(result))
     return 0

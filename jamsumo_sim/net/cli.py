@@ -8,7 +8,7 @@ from typing import Any
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.limits import seed_arg
 from jamsumo_sim.net import run
-from jamsumo_sim.net.client import Client
+from jamsumo_sim.net.client import Client, JoinOptions
 from jamsumo_sim.net.host import Host
 from jamsumo_sim.rules.game import MODES
 from jamsumo_sim.rules.match_cli import (
@@ -21,6 +21,7 @@ from jamsumo_sim.rules.match_cli import (
 from jamsumo_sim.turnloop import Agent, Game, State, get_game
 
 REMOTE = "remote"
+DEFAULT_SEATS = "remote,planner"
 STAND_IN = "planner:easy"  # plays a seat whose player left (``--on-leave bot``)
 
 
@@ -30,14 +31,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="host a match that players join over the network",
         description="Host a Jam, Sumo or JamSumo match: remote seats are taken by `jamsumo join`.",
     )
-    p.add_argument("--mode", choices=MODES, default="jamsumo")
+    p.add_argument("--mode", choices=MODES, help="the game (default jamsumo)")
     p.add_argument(
         "--seats",
         metavar="LIST",
-        default="remote,planner",
-        help="comma-separated: remote, planner[:LEVEL] or random (default remote,planner)",
+        help="comma-separated: remote, planner[:LEVEL] or random (default remote,planner; "
+        "with --resume the saved match's seats)",
     )
-    p.add_argument("--seed", type=seed_arg, default=0, help="the match seed (kept on the host)")
+    p.add_argument("--seed", type=seed_arg, help="the match seed, kept on the host (default 0)")
     p.add_argument("--record", metavar="FILE", help="save the replay here as the match goes")
     p.add_argument("--resume", metavar="FILE", help="host a saved (unfinished) replay onwards")
     p.add_argument("--max-turns", type=int, metavar="N", help="turn cap per round")
@@ -50,11 +51,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     j = subparsers.add_parser(
         "join",
         help="join a hosted match",
-        description="Join a hosted match: with --bot a bot plays the seat (headless), else you "
-        "type flicks at the terminal.",
+        description="Join a hosted match: you play in the window (or with --terminal, or with no "
+        "display, at the terminal); with --bot a bot plays the seat (headless).",
     )
     run.add_join_flags(j)
     j.add_argument("--bot", metavar="KIND", help="planner[:easy|normal|hard] or random")
+    j.add_argument(
+        "--terminal", action="store_true", help="type flicks at the terminal, not in the window"
+    )
     j.set_defaults(func=cmd_join)
 
 
@@ -72,18 +76,35 @@ def local_agents(game: Game, seats: list[str]) -> dict[int, Agent]:
     return {s: a for s, a in enumerate(agents) if seats[s] != REMOTE}
 
 
-def _state(args: argparse.Namespace, seats: list[str]) -> tuple[Game, State]:
-    if args.resume is not None:
-        from jamsumo_sim.replay import load_replay
+_FIXED_BY_RESUME = ("mode", "max_turns", "rounds", "board")  # as `jamsumo match --resume`
 
-        replay = load_replay(args.resume)
-        state = replay.final_state()
-        if state.is_terminal():
-            raise UserError(f"{args.resume}: this match is already finished")
-        if len(seats) != state.num_players:
-            raise UserError(f"--seats lists {len(seats)} seats for {state.num_players} players")
-        return state.game, state
-    game = get_game(args.mode)
+
+def _resumed(args: argparse.Namespace) -> tuple[Game, State, list[str]]:
+    """The saved match to host onwards; flags that would change it are refused, not ignored."""
+    from jamsumo_sim.replay import load_replay
+
+    given = [f"--{k.replace('_', '-')}" for k in _FIXED_BY_RESUME if getattr(args, k) is not None]
+    if args.noise is not None:
+        given.append(f"--{args.noise}")
+    if given:
+        raise UserError(f"--resume continues the saved match as it was: drop {', '.join(given)}")
+    replay = load_replay(args.resume)
+    if args.seed is not None and args.seed != replay.seed:
+        raise UserError(
+            f"--resume {args.resume}: the saved match has seed {replay.seed}, not {args.seed} "
+            "(a resumed match keeps its seed: drop --seed)"
+        )
+    seats = split_seats(args.seats) if args.seats is not None else list(replay.seats)
+    state = replay.final_state()
+    if state.is_terminal():
+        raise UserError(f"{args.resume}: this match is already finished")
+    if len(seats) != state.num_players:
+        raise UserError(f"--seats lists {len(seats)} seats for {state.num_players} players")
+    return state.game, state, seats
+
+
+def _state(args: argparse.Namespace, seats: list[str]) -> tuple[Game, State]:
+    game = get_game(args.mode or "jamsumo")
     params: dict[str, Any] = {"players": len(seats), "board": args.board or "standard"}
     if args.max_turns is not None:
         params["max_turns"] = args.max_turns
@@ -91,19 +112,22 @@ def _state(args: argparse.Namespace, seats: list[str]) -> tuple[Game, State]:
         params["rounds"] = args.rounds
     params["noise"] = args.noise or "practice"
     full = game.validate_params(params)
-    return game, game.new_initial_state(full, seed=args.seed)
+    return game, game.new_initial_state(full, seed=args.seed or 0)
 
 
 def cmd_host(args: argparse.Namespace) -> int:
     from jamsumo_sim.fileio import check_output_path
     from jamsumo_sim.rules.match_cli import _check_sizes
 
-    seats = split_seats(args.seats)
     _check_sizes(args)
     options = run.host_options(args)
     target = args.record or args.resume
     record = check_output_path(target, "--record") if target is not None else None
-    game, state = _state(args, seats)
+    if args.resume is not None:
+        game, state, seats = _resumed(args)
+    else:
+        seats = split_seats(args.seats or DEFAULT_SEATS)
+        game, state = _state(args, seats)
     agents = local_agents(game, seats)
     checkpoint = Checkpoint(record, seats, state) if record is not None else None
     if checkpoint is not None:
@@ -127,19 +151,56 @@ def cmd_join(args: argparse.Namespace) -> int:
     options = run.join_options(args)
     bot = args.bot
 
+    typed: list[Any] = []  # the terminal's input, once the client exists
+
     def make_agent(game: Game, seat: int) -> Agent:
         if bot is None:
             from jamsumo_sim.turnloop import ConsoleAgent
 
-            return ConsoleAgent(seat, game)
+            return ConsoleAgent(seat, game, stdin=typed[0])
         return make_agents(game, [bot] * (seat + 1))[seat]
 
     if bot is not None:  # a bad kind fails before connecting
         make_agents(get_game("jam"), [bot])
-    client = Client(args.url, options, None if options.spectate else make_agent)
-    result = run.run_client(client)
+    if bot is None and not args.terminal and _has_display():
+        result = _join_window(args.url, options)
+    else:
+        client = Client(args.url, options, None if options.spectate else make_agent)
+        if bot is None:  # a person at the terminal: presence lines, /say and /who
+            from jamsumo_sim.net.terminal import attach
+
+            typed.append(attach(client))
+        result = run.run_client(client)
     from jamsumo_sim.rules.seats import colour
 
     names = [colour(s).capitalize() for s in range(int(result.get("players", 0)))]
     run.print_result(result, args.json, score_lines(str(result.get("mode")), names, result))
     return 0
+
+
+def _has_display() -> bool:
+    from jamsumo_sim.ui.cli import has_display
+
+    return has_display()
+
+
+def _join_window(url: str, options: JoinOptions) -> dict[str, Any]:
+    """Play the seat in the window (jamsumo_sim/ui/net_session.py); the host's result."""
+    import os
+    import sys
+
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from jamsumo_sim.ui.net_session import join_window
+
+    session = join_window(url, options, lambda text: print(text, file=sys.stderr, flush=True))
+    import pygame
+
+    from jamsumo_sim.ui.app import App
+
+    try:
+        App(session, autosave_enabled=False).run()
+    finally:
+        session.link.close()
+        pygame.quit()
+    return session.link.outcome()

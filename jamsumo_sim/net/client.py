@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import socket
 import sys
 import time
 from collections.abc import Callable
@@ -32,6 +33,8 @@ from jamsumo_sim.turnloop.serialize import replay_history
 from jamsumo_sim.turnloop.state import Game, State
 
 RECONNECT_FOR_S = 60.0  # how long a client keeps trying to reach a host that went away
+REACH_FOR_S = 5.0  # how long a joining client waits for a host that is not listening yet
+REACH_RETRY_S = 0.25
 _FATAL = ("password", "seat", "full", "version", "hello")
 
 
@@ -42,6 +45,7 @@ class JoinOptions:
     spectate: bool = False
     name: str = ""
     seed: int = 0  # the client's own bots draw from it (the host's seed stays with the host)
+    wait: float = REACH_FOR_S  # s to keep trying a host that is not listening yet
 
 
 class Client:
@@ -63,6 +67,7 @@ class Client:
         self.on_message = on_message  # every raw message received (tests inspect them)
         self.on_event = on_event  # each stream message once processed (a display)
         self.before_apply: Callable[[State, int], None] | None = None  # tests: disturb a copy
+        self.on_aim: Callable[[dict[str, Any]], None] | None = None  # others' aims (a window)
         self.conn: ClientConnection | None = None
         self.token: str | None = None
         self.seat: int | None = None
@@ -81,10 +86,15 @@ class Client:
         self.welcomed = asyncio.Event()
         self.busy = False
         self.failure: BaseException | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None  # where run() runs (other threads chat)
+        self.reach_for = options.wait
+        self.unsent: list[str] = []  # chat typed before the event loop ran
 
     # -- running --------------------------------------------------------------------------------
     async def run(self) -> dict[str, Any]:
+        self.loop = asyncio.get_running_loop()
         gave_up_at = None
+        reach_until: float | None = None
         while self.result is None:
             if self.failure is not None:
                 raise self.failure
@@ -107,8 +117,20 @@ class Client:
                     raise UserError(f"{self.url}: not a match host ({exc})") from None
                 now = time.monotonic()
                 gave_up_at = gave_up_at or now + RECONNECT_FOR_S
-                if self.token is None and isinstance(exc, OSError):  # never joined: say so now
+                if isinstance(exc, socket.gaierror):  # no such host name: waiting will not help
                     raise UserError(f"cannot reach {self.url}: {exc.strerror or exc}") from None
+                if self.token is None and isinstance(exc, OSError):  # never joined
+                    # the host may be starting: try again for a while, then say so in one line
+                    if reach_until is None:
+                        reach_until = now + self.reach_for
+                        if self.reach_for > 0:
+                            wait = f"up to {self.reach_for:g} s"
+                            self.say(f"{self.url} does not answer yet; trying again ({wait})")
+                    if now > reach_until:
+                        reason = exc.strerror or exc
+                        raise UserError(f"cannot reach {self.url}: {reason}") from None
+                    await asyncio.sleep(REACH_RETRY_S)
+                    continue
                 if now > gave_up_at:
                     raise UserError(f"lost the connection to {self.url}") from None
                 await asyncio.sleep(0.1)
@@ -182,6 +204,24 @@ class Client:
         if self.conn is not None:
             await self._send(self.conn, "chat", text=text)
 
+    def chat_soon(self, text: str) -> None:
+        """Send a chat line from another thread (the terminal's reader, a window); a line typed
+        before the host welcomed this client goes once it has."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            asyncio.run_coroutine_threadsafe(self._chat_when_welcome(text), loop)
+        else:
+            self.unsent.append(text)
+
+    async def _chat_when_welcome(self, text: str) -> None:
+        await self.welcomed.wait()
+        await self.chat(text)
+
+    async def send_aim(self, at: int, aim: dict[str, Any] | None) -> None:
+        """Where this seat aims now (``die``, ``direction`` rad, ``speed`` m/s), or None: no aim."""
+        if self.conn is not None:
+            await self._send(self.conn, "aim", at=at, **(aim or {}))
+
     # -- messages -------------------------------------------------------------------------------
     async def _receive(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -189,12 +229,18 @@ class Client:
             self.token = message["token"]
             self.seat = message["seat"]
             self.welcomed.set()
+            while self.unsent and self.conn is not None:
+                await self.chat(self.unsent.pop(0))
             return
         if kind == "error":
             self._refused(message)
             return
         if kind == "rest":
             return  # a rest state asked for twice: the first one was taken
+        if kind == "aim":  # another player's aim while they drag: shown, never kept
+            if self.on_aim is not None:
+                self.on_aim(message)
+            return
         n = message.get("n")
         if not isinstance(n, int) or n < self.have:
             return  # a duplicate

@@ -352,7 +352,28 @@ class Host:
             await conn.send(wire.encode("rest", at=at, image=image))
         elif kind == "bye":
             peer.done = True
+        elif kind == "aim":
+            self._aim(peer, message)
         return peer
+
+    def _aim(self, peer: Peer, message: dict[str, Any]) -> None:
+        """Show the others where a player aims: checked, then sent at once to every other live
+        connection (not kept in the outboxes: a lost aim is simply replaced by the next one)."""
+        if peer.seat is None or not self.mirrored:
+            raise Refusal("aim", "only a JamSumo player may share an aim")
+        at = wire.whole(message, "at")
+        if at != len(self.state.history) or self.waiting.get(peer.seat) is None:
+            return  # an aim for a turn that is over or not yet this seat's: nothing to show
+        fields: dict[str, Any] = {"seat": peer.seat, "at": at}
+        if message.get("die") is not None:
+            fields["die"] = wire.text(message, "die", wire.MAX_AIM_DIE_CHARS)
+            fields["direction"] = wire.real(message, "direction", -10.0, 10.0)
+            fields["speed"] = wire.real(message, "speed", 0.0, wire.MAX_AIM_SPEED)
+        text = wire.encode("aim", **fields)
+        loop = asyncio.get_running_loop()
+        for other in self.peers.values():
+            if other is not peer and other.conn is not None:
+                loop.create_task(_send_quietly(other.conn, text))
 
     async def _hello(
         self, conn: ServerConnection, peer: Peer | None, message: dict[str, Any]
@@ -457,6 +478,11 @@ class Host:
                 raise Refusal("illegal", state.why_illegal(peer.seat, action)[:300])
             future.set_result(action)
             self._played = True
+
+
+async def _send_quietly(conn: ServerConnection, text: str) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        await conn.send(text)
 
 
 def _made(entry: dict[str, Any], seat: int, action: Action) -> bool:

@@ -26,6 +26,9 @@ RATE_BURST = 60  # messages a connection may send at once before the rate applie
 MAX_CHAT_CHARS = 300
 MAX_NAME_CHARS = 40
 MAX_PASSWORD_CHARS = 200
+MAX_AIM_DIE_CHARS = 16
+AIM_INTERVAL_S = 0.1  # a window sends its aim at most this often while the person drags
+MAX_AIM_SPEED = 100.0  # m/s: an aim's speed beyond it is refused (the launch cap is far below)
 MAX_REFUSALS = 200  # refused messages after which the host closes the connection (code 1008)
 
 # Timing (seconds of wall time).
@@ -34,7 +37,7 @@ RESEND_S = 0.5  # a client resends its move if play has not moved on meanwhile
 HELLO_TIMEOUT_S = 1.0  # a client resends its hello if no welcome came
 LINGER_S = 3.0  # the host keeps serving after the end until every client said bye
 
-CLIENT_TYPES = ("hello", "move", "chat", "sync", "rest", "bye")
+CLIENT_TYPES = ("hello", "move", "chat", "sync", "rest", "bye", "aim")
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,13 @@ def text(data: dict[str, Any], key: str, limit: int, default: str | None = None)
     if not isinstance(value, str) or len(value) > limit:
         raise Refusal("malformed", f"{key!r} must be text of at most {limit} characters")
     return value
+
+
+def real(data: dict[str, Any], key: str, low: float, high: float) -> float:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise Refusal("malformed", f"{key!r} must be a number from {low:g} to {high:g}")
+    return float(value)
 
 
 class RateLimiter:

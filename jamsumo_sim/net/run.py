@@ -9,11 +9,12 @@ from typing import Any
 
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.limits import seed_arg
-from jamsumo_sim.net.client import Client, JoinOptions
+from jamsumo_sim.net.client import REACH_FOR_S, Client, JoinOptions
 from jamsumo_sim.net.host import ON_LEAVE, Host, HostOptions
 
 DEFAULT_PORT = 8765
 MAX_GRACE_S = 86400.0
+MAX_WAIT_S = 600.0  # --wait: a host that is not up after ten minutes is not coming
 
 
 def _grace(text: str) -> float:
@@ -23,6 +24,16 @@ def _grace(text: str) -> float:
         value = -1.0
     if not 0 <= value <= MAX_GRACE_S:
         raise argparse.ArgumentTypeError(f"must be 0 to {MAX_GRACE_S:g} seconds, not {text[:30]!r}")
+    return value
+
+
+def _wait(text: str) -> float:
+    try:
+        value = float(text) if len(text) <= 30 else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= MAX_WAIT_S:
+        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_WAIT_S:g} seconds, not {text[:30]!r}")
     return value
 
 
@@ -61,6 +72,13 @@ def add_join_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--spectate", action="store_true", help="watch only")
     p.add_argument("--name", default="", help="a name the others see")
     p.add_argument("--seed", type=seed_arg, default=0, help="seed of this client's bot")
+    p.add_argument(
+        "--wait",
+        type=_wait,
+        default=REACH_FOR_S,
+        metavar="S",
+        help=f"seconds to keep trying a host that is not listening yet (default {REACH_FOR_S:g})",
+    )
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
 
@@ -89,6 +107,7 @@ def join_options(args: argparse.Namespace) -> JoinOptions:
         spectate=args.spectate,
         name=args.name[:40],
         seed=args.seed,
+        wait=args.wait,
     )
 
 

@@ -279,6 +279,11 @@ class App:
         return anim
 
     def start_shot(self, seat: int | None, action: Any) -> None:
+        submit = getattr(self.session, "submit", None)  # a network match: the host plays it
+        if submit is not None and seat is not None and self.session.is_human(seat):
+            submit(seat, action)
+            self.flicks.append(action)
+            return
         if self.session.is_pass(action):  # nothing moves: the rules just note it
             self.session.commit(action)
             self.flicks.append(action)
@@ -352,7 +357,8 @@ class App:
             self._sync_view()
         self.previews.tick(dt)
         self._update_anim(dt)
-        bot_turns.update(self, dt)
+        # a network session plays the host's moves in order instead of local bots
+        getattr(self.session, "update_turns", bot_turns.update)(self, dt)
         self.heat.update(self)
 
     # --- saving, closing ----------------------------------------------------------------------
@@ -405,6 +411,9 @@ class App:
         preview = aiming.preview(self, aim_params) if self.aim_problem is None else None
         hud.draw_aiming(self, view, aim_params, preview)
         hud.draw_marks(self, view, poses, seat)
+        over = getattr(self.session, "draw_over", None)  # a network match: the others' aim
+        if over is not None:
+            over(self, view, aim_params)
         lay = self.layout()
         info = self._decorate(self.session.panel(self.theme), aim_params)
         panel_rect = pygame.Rect(lay.panel_x, 0, lay.width - lay.panel_x, lay.height)

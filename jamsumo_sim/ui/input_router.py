@@ -25,6 +25,9 @@ PAN_KEYS = {  # screen direction (px, y down) of each arrow key
 
 def route(app: Any, e: pygame.event.Event) -> None:
     """Hand one event to whoever it belongs to."""
+    chat_key = getattr(app.session, "chat_key", None)  # a network match's chat line (C)
+    if chat_key is not None and e.type == pygame.KEYDOWN and chat_key(e):
+        return
     if app.setup_mode.handle(app, e):
         return
     if e.type == pygame.QUIT:

@@ -51,9 +51,10 @@ def aim_lines(app: Any, params: FlickParams | None) -> tuple[str, ...]:
 def decorate(app: Any, info: PanelInfo, params: FlickParams | None) -> PanelInfo:
     """``info`` (the session's panel) with the window's own lines."""
     full = app.session.log() if app.stories else []
+    extra = getattr(app.session, "panel_lines", tuple)()  # a network match: chat under the log
     return replace(
         info,
-        log=with_stories(info.log, full, app.stories),
+        log=with_stories(info.log, full, app.stories) + tuple(extra),
         message=app.message,
         status=status_text(app),
         aim=aim_lines(app, params),

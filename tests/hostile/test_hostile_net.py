@@ -129,7 +129,19 @@ def test_hostile_clients_are_refused_and_the_match_goes_on():
 def test_host_and_join_bad_arguments_are_one_line_errors():
     out = run_cli("jamsumo", "join", "http://example.org", "--bot", "random")
     assert_one_line_error(out, "ws://")
-    out = run_cli("card-games", "join", "ws://127.0.0.1:1", "--bot", "smart")
+    out = run_cli("card-games", "join", "ws://127.0.0.1:1", "--bot", "smart", "--wait", "0")
     assert_one_line_error(out, "cannot reach")
     out = run_cli("card-games", "host", "jellyfish", "--players", "3", "--seats", "remote,smart")
     assert_one_line_error(out, "--seats")
+
+
+def test_host_resume_and_seat_and_wait_flags_are_one_line_errors(tmp_path):
+    saved = str(tmp_path / "match.json")  # the flags are refused before the file is read
+    out = run_cli("jamsumo", "host", "--resume", saved, "--mode", "jam", "--port", "0")
+    assert_one_line_error(out, "--resume", "drop --mode")
+    out = run_cli("jamsumo", "host", "--resume", saved, "--practice", "--rounds", "2")
+    assert_one_line_error(out, "drop --rounds, --practice")
+    out = run_cli("jamsumo", "host", "--seats", "remote,bogus", "--port", "0")
+    assert_one_line_error(out, "bogus")
+    out = run_cli("jamsumo", "join", "ws://127.0.0.1:1", "--wait", "nan")
+    assert_one_line_error(out, "--wait")

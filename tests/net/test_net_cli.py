@@ -55,3 +55,18 @@ def test_card_games_host_and_two_joins_print_the_same_result(tmp_path):
         [script("card-games"), "replay", "--verify", str(record)], capture_output=True, text=True
     )
     assert verify.returncode == 0, verify.stderr
+
+
+def test_join_tries_a_silent_host_for_the_wait_then_fails_in_one_line():
+    started = time.monotonic()
+    out = subprocess.run(
+        [script("jamsumo"), "join", "ws://127.0.0.1:1", "--bot", "random", "--wait", "0.6"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    lines = out.stderr.splitlines()
+    assert out.returncode == 2 and time.monotonic() - started >= 0.6
+    assert len(lines) == 2 and "Traceback" not in out.stderr
+    assert lines[0] == "ws://127.0.0.1:1 does not answer yet; trying again (up to 0.6 s)"
+    assert lines[1].startswith("jamsumo: error: cannot reach ws://127.0.0.1:1")

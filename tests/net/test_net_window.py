@@ -1,0 +1,147 @@
+"""The window as a network client: real mouse events flick, the host plays every move, and the
+match ends with the same result on the host and in the window (dummy SDL driver)."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import threading
+
+import pygame
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from jamsumo_sim.board import from_seat  # noqa: E402
+from jamsumo_sim.net.client import JoinOptions, own_result  # noqa: E402
+from jamsumo_sim.net.host import Host, HostOptions  # noqa: E402
+from jamsumo_sim.turnloop import get_game  # noqa: E402
+from tests.net.helpers import bot, result_of  # noqa: E402
+from tests.ui.helpers import DT, fast, post_drag, px  # noqa: E402
+
+FRAMES = 20_000  # a safety stop far beyond the match's length
+
+
+@pytest.fixture(autouse=True)
+def _window_env(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    yield
+    pygame.quit()
+
+
+class HostThread:
+    """A host serving on the loopback from its own thread (the window needs the test's thread)."""
+
+    def __init__(self, mode: str, seats: list[str], noise: str = "practice") -> None:
+        game = get_game(mode)
+        params = {"players": len(seats), "max_turns": 4, "rounds": 1, "noise": noise}
+        state = game.new_initial_state(game.validate_params(params), seed=5)
+        agents = {s: bot(game, s) for s, kind in enumerate(seats) if kind != "remote"}
+        self.host = Host(
+            state,
+            seats,
+            agents,
+            lambda seat: bot(game, seat),
+            lambda s: result_of(s, seats),
+            HostOptions(port=0, linger=2.0),
+            say=lambda text: None,
+        )
+        self.result: dict | None = None
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        assert self.ready.wait(10)
+
+    def _run(self) -> None:
+        async def main() -> dict:
+            task = asyncio.create_task(self.host.run())
+            await self.host.ready.wait()
+            self.ready.set()
+            return await task
+
+        self.result = asyncio.run(main())
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.host.port}"
+
+
+def _flick_from_tray_or_board(app) -> None:
+    """The person's turn with real mouse events: a die from the tray onto the nearest JAM zone
+    and flicked towards the hole, or (hand empty) a die on the board flicked towards it."""
+    session = app.session
+    seat = session.me
+    view = app.view()
+    if session.hand(seat):
+        slot = app.hand_slots(seat)[0]
+        side = session.view_side(seat)
+        here = from_seat(side, 0.0, -0.18)
+        zone = min(session.board.platforms, key=lambda p: math.hypot(p.x - here[0], p.y - here[1]))
+        post_drag(app, px(view.to_screen(slot.x, slot.y)), px(view.to_screen(zone.x, zone.y)))
+        x, y = app.placement.x, app.placement.y
+    else:
+        die = session.world().state(session.flickable(seat)[0])
+        x, y = die.x, die.y
+    d = math.atan2(-y, -x)
+    start = px(view.to_screen(x, y))
+    end = px(view.to_screen(x - 0.03 * math.cos(d), y - 0.03 * math.sin(d)))
+    post_drag(app, start, end)
+
+
+def test_a_window_client_flicks_and_ends_with_the_hosts_result(tmp_path):
+    from jamsumo_sim.ui.app import App
+    from jamsumo_sim.ui.net_session import join_window
+
+    served = HostThread("jam", ["remote", "planner"])
+    notes: list[str] = []
+    session = join_window(served.url, JoinOptions(seat=0, name="win"), notes.append)
+    app = App(session, size=(1024, 640), autosave_enabled=False)
+    fast(app)
+    app.bot_aim_time = 0.05
+    # a chat line typed in the window (C opens it, Enter sends it) comes back from the host
+    for k, ch in ((pygame.K_c, ""), (pygame.K_h, "h"), (pygame.K_i, "i"), (pygame.K_RETURN, "")):
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=ch))
+    app.frame(DT)
+    mine = 0
+    shot_seen_busy = False
+    try:
+        for _ in range(FRAMES):
+            if app.table_shown() and not session.finished():
+                pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0))
+            if app.human_to_move() == 0:
+                before = len(app.flicks)
+                _flick_from_tray_or_board(app)
+                assert len(app.flicks) == before + 1, app.message
+                mine += 1
+            app.frame(DT)
+            shot_seen_busy |= app.busy and app.shot is not None and app.shot.seat == 1
+            if session.finished() and session.link.result is not None and not app.busy:
+                break
+        else:
+            client = session.link.client
+            pytest.fail(
+                f"no end: window at {len(session.state.history)} to move {session.to_move()} "
+                f"sent {session.sent_at}, host at {len(served.host.state.history)}, client at "
+                f"{client.at} turn {client.turn and client.turn[0]} sent {client.sent and client.sent[0]}"
+                f" busy {app.busy} table {app.table_shown()} turning {app.turning}"
+            )
+        app.frame(DT)
+        shot = tmp_path / "net_window.png"  # looked at: the final table, panel with the chat
+        app.screenshot(str(shot))
+    finally:
+        session.link.close()
+    served.thread.join(10)
+    result = session.link.outcome()
+    assert mine >= 2  # the person's flicks, by mouse, went to the host and were played
+    assert shot_seen_busy  # the host bot's shot was animated here, not just applied
+    assert result == served.result
+    # the window's own copy (advanced shot by shot with the animation) ends as the host's
+    assert own_result(session.state, result) == result
+    assert len(session.state.history) == len(served.host.state.history)
+    assert shot.stat().st_size > 10_000
+    assert "[seat 0] hi" in session.link.lines  # the host passed the window's chat line on
+    shown = app._decorate(session.panel(app.theme), None)  # the panel as the window draws it
+    assert "» [seat 0] hi" in shown.log and "Network: 1 connected" in shown.round_text
