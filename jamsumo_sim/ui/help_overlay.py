@@ -21,6 +21,7 @@ CONTROLS: tuple[tuple[str, str], ...] = (
     ("R", "replay the last shot"),
     ("H", "heat map of a die's flicks (free play and practice; on/off)"),
     ("Shift+H", "the heat map's next outcome (hole, platform, off; knocked out, lost)"),
+    ("C", "a chat line (network matches: Enter sends, Esc drops)"),
     ("Ctrl+wheel, Ctrl+ -/+ ", "zoom in and out (Ctrl+0 resets)"),
     ("Arrow keys / middle drag", "pan the zoomed board"),
     ("T", "turn the board to the player to move (on/off)"),
