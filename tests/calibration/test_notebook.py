@@ -25,3 +25,6 @@ def test_calibration_notebook_runs():
     assert ns["fitted"].mu_board == cal.estimates["mu_board"].value
     assert ns["result"]["finished"] in (True, False)
     assert ns["tumble_cost_truth"] < ns["tumble_cost_default"] / 5
+    if ns["VIDEO"]:  # section 8 runs only with the video extra (OpenCV)
+        assert [s["written"] for s in ns["video_report"]["shots"]] == [True, True]
+        assert [Path(p).name for p in ns["video_csvs"]] == ["rest_poses.csv", "trajectories.csv"]
