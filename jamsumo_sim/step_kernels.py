@@ -425,12 +425,19 @@ def swept_substeps(
 
 @njit(inline="always", **_JIT)
 def _wall_gap(state, r, walls, half, reach):
-    """Smallest gap (m) below ``reach`` between the die in row ``r`` (its square) and a wall box,
-    or inf: separating axes, the wall's (the die's extent along x and y), then the die's."""
-    xi = state[r, 0]
-    yi = state[r, 1]
-    ci = math.cos(state[r, 2])
-    si = math.sin(state[r, 2])
+    """:func:`wall_gap_at` for the die in row ``r``."""
+    return wall_gap_at(state[r, 0], state[r, 1], state[r, 2], walls, half, reach)
+
+
+@njit(inline="always", **_JIT)
+def wall_gap_at(x, y, angle, walls, half, reach):
+    """Smallest gap (m) below ``reach`` between a die's square (centre x, y; side 2 ``half``, the
+    rounded die inside it) and a wall box, or inf: separating axes, the wall's (the die's extent
+    along x and y), then the die's.  Also the lone-die kernel's wall screen (sweep/lone_kernel)."""
+    xi = x
+    yi = y
+    ci = math.cos(angle)
+    si = math.sin(angle)
     ext = half * (abs(ci) + abs(si))
     best = math.inf
     for k in range(walls.shape[0]):

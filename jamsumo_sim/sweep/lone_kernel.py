@@ -294,24 +294,8 @@ def _flight_step(x, y, pitched, air, pit, q, tops, log):
 
 @njit(**_JIT)
 def _near_wall(x, y, angle, walls, half, reach):
-    """A platform wall box closer than ``reach`` to the die's square (side 2 ``half``, the rounded
-    die inside it) by the separating axes of both (as step_kernels' swept test bounds it)."""
-    c = math.cos(angle)
-    s = math.sin(angle)
-    ext = half * (abs(c) + abs(s))
-    for k in range(walls.shape[0]):
-        gap = max(walls[k, 0] - x, x - walls[k, 2], walls[k, 1] - y, y - walls[k, 3]) - ext
-        if gap >= reach:
-            continue
-        cx = 0.5 * (walls[k, 0] + walls[k, 2]) - x
-        cy = 0.5 * (walls[k, 1] + walls[k, 3]) - y
-        hx = 0.5 * (walls[k, 2] - walls[k, 0])
-        hy = 0.5 * (walls[k, 3] - walls[k, 1])
-        gap = max(gap, abs(cx * c + cy * s) - half - hx * abs(c) - hy * abs(s))
-        gap = max(gap, abs(cy * c - cx * s) - half - hx * abs(s) - hy * abs(c))
-        if gap < reach:
-            return True
-    return False
+    """A platform wall box closer than ``reach`` to the die's square (the World's own screen)."""
+    return step_kernels.wall_gap_at(x, y, angle, walls, half, reach) < reach
 
 
 @njit(**_JIT)
