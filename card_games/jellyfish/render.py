@@ -12,14 +12,13 @@ from rich.text import Text
 
 from card_games.jellyfish.cards import Deck
 from card_games.terminal.table import (
-    RECENT_EVENTS,
     Look,
     events,
     fits,
     heading,
     seat_name,
+    snapshot,
     table,
-    to_text,
 )
 
 if TYPE_CHECKING:
@@ -139,7 +138,7 @@ def build(
 
 
 def render(game: JellyfishGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
-    return to_text(build(game, obs, seat, look, list(obs["log"])[-RECENT_EVENTS:], 0, False), look)
+    return snapshot(build, game, obs, seat, look)
 
 
 def report(state: JellyfishState) -> dict[str, Any]:

@@ -13,13 +13,12 @@ from rich.text import Text
 
 from card_games.jumble_jam.grid import grid
 from card_games.terminal.table import (
-    RECENT_EVENTS,
     Look,
     events,
     heading,
     seat_name,
+    snapshot,
     table,
-    to_text,
 )
 
 if TYPE_CHECKING:
@@ -148,7 +147,7 @@ def build(
 
 
 def render(game: JumbleJamGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
-    return to_text(build(game, obs, seat, look, list(obs["log"])[-RECENT_EVENTS:], 0, False), look)
+    return snapshot(build, game, obs, seat, look)
 
 
 def report(state: JumbleJamState) -> dict[str, Any]:

@@ -14,13 +14,12 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from card_games.terminal.table import (
-    RECENT_EVENTS,
     Look,
     events,
     heading,
     seat_name,
+    snapshot,
     table,
-    to_text,
 )
 
 if TYPE_CHECKING:
@@ -150,7 +149,7 @@ def build(
 
 
 def render(game: JumbleJackGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
-    return to_text(build(game, obs, seat, look, list(obs["log"])[-RECENT_EVENTS:], 0, False), look)
+    return snapshot(build, game, obs, seat, look)
 
 
 def report(state: JumbleJackState) -> dict[str, Any]:

@@ -12,9 +12,9 @@ import io
 import os
 import shutil
 import sys
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -86,6 +86,12 @@ def to_text(renderable: RenderableType, look: Look) -> str:
     with console.capture() as captured:
         console.print(renderable)
     return "\n".join(line.rstrip() for line in captured.get().rstrip("\n").split("\n"))
+
+
+def snapshot(build: Callable[..., RenderableType], game: Any, obs: Mapping[str, Any],
+             seat: int | None, look: Look) -> str:  # fmt: skip
+    """A game's table as text with the last few public events (each game's ``render``)."""
+    return to_text(build(game, obs, seat, look, list(obs["log"])[-RECENT_EVENTS:], 0, False), look)
 
 
 def fits(renderable: RenderableType, look: Look) -> bool:

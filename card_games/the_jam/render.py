@@ -13,14 +13,13 @@ from rich.table import Table
 from rich.text import Text
 
 from card_games.terminal.table import (
-    RECENT_EVENTS,
     Look,
     events,
     flow,
     heading,
     seat_name,
+    snapshot,
     table,
-    to_text,
 )
 from card_games.the_jam.cards import CardSet, load_cards
 from card_games.the_jam.rules import FACE_DOWN_PREFIX
@@ -200,7 +199,7 @@ def _trade_lines(cs: CardSet, obs: Mapping[str, Any]) -> list[Text]:
 
 
 def render(game: JamGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
-    return to_text(build(game, obs, seat, look, list(obs["log"])[-RECENT_EVENTS:], 0, False), look)
+    return snapshot(build, game, obs, seat, look)
 
 
 def report(state: JamState) -> dict[str, Any]:
