@@ -149,9 +149,13 @@ def dask_scaling(seconds: float, rate: float) -> dict[str, float]:
             results[workers] = dask_runner.run_on(client, spec)
             wall = time.perf_counter() - t
             cpu1 = client.run(time.process_time)
-            cpu = sum(cpu1[k] - cpu0[k] for k in cpu0)
+            per_worker = [cpu1[k] - cpu0[k] for k in cpu0]
+            cpu = sum(per_worker)
             out[f"dask_{workers}_wall_s"] = wall
             out[f"dask_{workers}_efficiency"] = cpu / (workers * wall)
+            # the workers' CPU seconds apart: about the time one sat idle at the end (robust when
+            # the machine is shared, unlike the wall-clock speed-up)
+            out[f"dask_{workers}_cpu_imbalance_s"] = max(per_worker) - min(per_worker)
             out[f"dask_{workers}_tasks"] = len(run.chunks(spec, workers))
             if workers == 2:
                 # per-task overhead: round trips of empty tasks through the scheduler

@@ -2,7 +2,8 @@
 processes, one thread each, loopback only) or an existing scheduler (``tcp://HOST:8786``, workers
 started with this package installed).
 
-Chunks (:func:`.run.chunks`) go out as tasks of about a second or more each; the results come back
+Chunks (:func:`.run.chunks`: even samples of the grid, big ones first and ~0.5 s ones last) go out as
+tasks that the scheduler hands to workers as they free up; the results come back
 in any order and are put in grid order, so the output is bit-identical to :func:`.run.run_serial`.
 The numba kernels are loaded (compiled the first time) here before any worker starts: numba's cache
 is not safe to build from many processes at once, and workers then only read it.
@@ -21,6 +22,25 @@ from .run import SweepResult, assemble, chunks, code_fingerprint, run_cells
 from .spec import SweepSpec, spec_json
 
 CONNECT_TIMEOUT = "3s"  # an unreachable --scheduler fails in seconds, not minutes
+# What distributed.worker logs, with a CommClosedError traceback, when a heartbeat is cut
+LOST_HEARTBEAT = "Failed to communicate with scheduler during heartbeat."
+
+
+class QuietLostHeartbeat(logging.Filter):
+    """Drops the lost-heartbeat record. A worker closing at the end of a run closes its own
+    connections, and a heartbeat in flight then fails ("Stream is closed"): a traceback on stderr
+    after a successful run. Nothing is lost by hiding it: the worker sends the next heartbeat, and
+    a scheduler that is really gone fails the tasks at the client."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg != LOST_HEARTBEAT
+
+
+def quiet_lost_heartbeats() -> None:
+    """Install QuietLostHeartbeat in this process (once)."""
+    logger = logging.getLogger("distributed.worker")
+    if not any(isinstance(f, QuietLostHeartbeat) for f in logger.filters):
+        logger.addFilter(QuietLostHeartbeat())
 
 
 def warm_kernels() -> None:
@@ -91,6 +111,7 @@ def client_for(workers: int | None = None, scheduler: str | None = None) -> Iter
     )
     client = Client(cluster)
     try:
+        client.run(quiet_lost_heartbeats)  # our workers write to this command's stderr
         yield client
     finally:
         client.close()
@@ -112,16 +133,16 @@ def run_on(
 
     text = spec_json(spec)
     code = code_fingerprint()
-    ranges = chunks(spec, worker_count(client), chunk_cells)
-    futures = {client.submit(run_cells, text, a, b, code, pure=False): (a, b) for a, b in ranges}
+    tasks = chunks(spec, worker_count(client), chunk_cells)
+    futures = {client.submit(run_cells, text, cells, code, pure=False): cells for cells in tasks}
 
     def parts():
         for fut in as_completed(futures):
-            a, b = futures[fut]
+            cells = futures[fut]
             part = fut.result()
             if progress is not None:
-                progress((b - a) * spec.repeats)
-            yield (a, b), part
+                progress(len(cells) * spec.repeats)
+            yield cells, part
 
     return assemble(spec, parts())
 

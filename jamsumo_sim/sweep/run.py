@@ -2,14 +2,16 @@
 
 Every cell draws its noise from its own generator, ``SeedSequence(seed, spawn_key=(cell,))``, and
 every shot runs exactly as it would alone (:mod:`.batch`), so the results are bit-identical
-whatever the chunk size, the number of workers or the order chunks finish in.
+whatever the chunk size, the number of workers, which cells a chunk holds or the order chunks
+finish in.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+import math
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -31,11 +33,19 @@ from .batch import (
 )
 from .spec import SHOOTER_ID, SweepSpec, parse_spec, spec_json
 
-# Shots per task at least: ~1 s of work at ~800 shots/s, so a task's scheduling cost (a few ms on
-# Dask) stays well under 5 % (docs/sweep.md measures it).
+# Shots per task at least: ~0.5 s of work on the batch path, so a task's scheduling cost (~3 ms on
+# Dask, docs/sweep.md) stays under 1 % even for the last, smallest tasks.
 MIN_TASK_SHOTS = 1024
-# Tasks per worker at least, so a slow chunk at the end does not leave the others idle.
+# Guided self-scheduling: a task takes 1 / (workers x TASKS_PER_WORKER) of the cells still left
+# (at least MIN_TASK_SHOTS): big tasks first, small ones last, handed out in that order as workers
+# free up, so the workers finish within a small task of each other with few tasks in all.
 TASKS_PER_WORKER = 4
+# Cells are dealt to chunks in the order of frac(cell * GOLDEN): a run of that order is spread evenly
+# over the whole grid (every aim and speed alike, whatever the axes' step counts), so chunks cost
+# about the same although one cell's shots cost several times another's (fast flicks run longer).
+GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
+
+Cells = tuple[int, ...]  # one chunk: cell indices in grid order
 
 
 @lru_cache(maxsize=1)
@@ -72,17 +82,17 @@ def _runner(text: str) -> ShotRunner:
 
 
 def run_cells(
-    text: str, start: int, stop: int, fingerprint: str | None = None
+    text: str, cells: Sequence[int], fingerprint: str | None = None
 ) -> dict[str, np.ndarray]:
-    """Outcomes of cells ``start`` .. ``stop - 1`` of the spec (JSON text), repeats in order;
-    refused if ``fingerprint`` (the client's :func:`code_fingerprint`) differs from ours."""
+    """Outcomes of the spec's (JSON text) ``cells``, in that order, repeats in order; refused if
+    ``fingerprint`` (the client's :func:`code_fingerprint`) differs from ours."""
     check_code(fingerprint)
     spec = parse_spec(json.loads(text))
     runner = _runner(text)
     level = noise.level(spec.noise)
-    out = empty_outcomes((stop - start) * spec.repeats)
+    out = empty_outcomes(len(cells) * spec.repeats)
     row = 0
-    for cell in range(start, stop):
+    for cell in cells:
         direction, speed, offset, height = spec.cell_flick(cell)
         aimed = Flick(SHOOTER_ID, direction, finger_speed=speed, offset=offset, height=height)
         rng = cell_rng(spec.seed, cell)
@@ -98,14 +108,39 @@ def run_cells(
     return out
 
 
-def chunks(spec: SweepSpec, workers: int, chunk_cells: int | None = None) -> list[tuple[int, int]]:
-    """(start, stop) cell ranges: at least MIN_TASK_SHOTS shots each, TASKS_PER_WORKER a worker."""
+def deal_order(n: int) -> np.ndarray:
+    """Cells 0 .. n-1 in the order they are dealt to chunks (see GOLDEN)."""
+    return np.argsort((np.arange(n) * GOLDEN) % 1.0, kind="stable")
+
+
+def guided_sizes(total: int, workers: int, smallest: int) -> list[int]:
+    """Task sizes summing to ``total``, shrinking from total / (workers x TASKS_PER_WORKER) down to
+    ``smallest`` (the last may be smaller)."""
+    sizes: list[int] = []
+    left = total
+    while left > 0:
+        size = min(left, max(1, smallest, -(-left // max(1, workers * TASKS_PER_WORKER))))
+        sizes.append(size)
+        left -= size
+    return sizes
+
+
+def chunks(spec: SweepSpec, workers: int, chunk_cells: int | None = None) -> list[Cells]:
+    """The cells of each task in the order to submit them: ``chunk_cells`` a task (the last may
+    have fewer), or by default guided sizes of at least MIN_TASK_SHOTS shots. Every cell is in
+    exactly one chunk; each chunk is an even sample of the grid (deal_order)."""
     n = spec.cells
     if chunk_cells is None:
-        by_balance = -(-n // max(1, workers * TASKS_PER_WORKER))
-        by_cost = -(-MIN_TASK_SHOTS // spec.repeats)
-        chunk_cells = max(1, by_cost, by_balance)
-    return [(a, min(n, a + chunk_cells)) for a in range(0, n, chunk_cells)]
+        sizes = guided_sizes(n, workers, -(-MIN_TASK_SHOTS // spec.repeats))
+    else:
+        sizes = [min(chunk_cells, n - a) for a in range(0, n, chunk_cells)]
+    order = deal_order(n)
+    out: list[Cells] = []
+    start = 0
+    for size in sizes:
+        out.append(tuple(sorted(int(c) for c in order[start : start + size])))
+        start += size
+    return out
 
 
 @dataclass(frozen=True)
@@ -153,12 +188,15 @@ class SweepResult:
         return out
 
 
-def assemble(spec: SweepSpec, parts: Iterator[tuple[tuple[int, int], dict[str, np.ndarray]]]):
-    """Put chunks' outcomes (in any order) into one result in grid order."""
+def assemble(spec: SweepSpec, parts: Iterator[tuple[Sequence[int], dict[str, np.ndarray]]]):
+    """Put chunks' outcomes (each: its cells, run_cells' outcomes; chunks in any order) into one
+    result in grid order."""
     out = empty_outcomes(spec.shots)
-    for (a, b), part in parts:
+    for cells, part in parts:
+        first = np.asarray(cells, dtype=np.int64)[:, None] * spec.repeats
+        rows = (first + np.arange(spec.repeats)).ravel()  # each cell's repeats, in order
         for k in FIELDS:
-            out[k][a * spec.repeats : b * spec.repeats] = part[k]
+            out[k][rows] = part[k]
     return SweepResult(spec, out)
 
 
@@ -171,10 +209,10 @@ def run_serial(
     text = spec_json(spec)
 
     def parts():
-        for a, b in chunks(spec, 1, chunk_cells):
-            part = run_cells(text, a, b)
+        for cells in chunks(spec, 1, chunk_cells):
+            part = run_cells(text, cells)
             if progress is not None:
-                progress((b - a) * spec.repeats)
-            yield (a, b), part
+                progress(len(cells) * spec.repeats)
+            yield cells, part
 
     return assemble(spec, parts())

@@ -39,8 +39,8 @@ def test_one_worker_and_two_workers_agree_bit_for_bit() -> None:
         one_worker = addresses[:1]
         text = run.spec_json(spec)
         futures = {
-            client.submit(run.run_cells, text, a, b, workers=one_worker, pure=False): (a, b)
-            for a, b in run.chunks(spec, 1, 5)
+            client.submit(run.run_cells, text, cells, workers=one_worker, pure=False): cells
+            for cells in run.chunks(spec, 1, 5)
         }
         one = run.assemble(spec, ((futures[f], f.result()) for f in futures))
         there = T.summarise(cards, T.run_tournament(cards, client))

@@ -79,7 +79,7 @@ def test_chunking_and_order_do_not_change_a_bit() -> None:
     by_cell = run.run_serial(spec, chunk_cells=1)
     text = run.spec_json(spec)
     # chunks finishing in reverse order
-    parts = [((a, b), run.run_cells(text, a, b)) for a, b in reversed(run.chunks(spec, 1, 4))]
+    parts = [(cells, run.run_cells(text, cells)) for cells in reversed(run.chunks(spec, 1, 4))]
     backwards = run.assemble(spec, iter(parts))
     for k in whole.outcomes:
         assert np.array_equal(whole.outcomes[k], by_cell.outcomes[k]), k
@@ -115,15 +115,14 @@ def test_metrics_and_json_cells() -> None:
 
 def test_chunks_are_big_enough_and_balanced() -> None:
     spec = parse_spec(ISSUE_SPEC)  # 176 cells x 16
-    ranges = run.chunks(spec, 2)
-    sizes = [(b - a) * spec.repeats for a, b in ranges]
+    tasks = run.chunks(spec, 2)
+    sizes = [len(cells) * spec.repeats for cells in tasks]
     assert min(sizes[:-1]) >= run.MIN_TASK_SHOTS
-    assert ranges[0][0] == 0 and ranges[-1][1] == spec.cells
-    assert all(r[1] == s[0] for r, s in zip(ranges[:-1], ranges[1:], strict=True))
+    assert sorted(c for cells in tasks for c in cells) == list(range(spec.cells))
 
 
 def test_a_worker_with_other_code_refuses_the_task() -> None:
     text = run.spec_json(parse_spec(small()))
     with pytest.raises(UserError, match="different jamsumo"):
-        run.run_cells(text, 0, 1, "0" * 64)
-    assert run.run_cells(text, 0, 1, run.code_fingerprint())["status"].shape == (3,)
+        run.run_cells(text, [0], "0" * 64)
+    assert run.run_cells(text, [0], run.code_fingerprint())["status"].shape == (3,)
