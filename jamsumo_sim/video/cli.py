@@ -254,13 +254,12 @@ def _run(args, src, detector, cam, colours, board, params, out_dir: Path) -> dic
             )  # an old run's file would be re-fitted
     kept = {r[0] for rows_ in table.values() for r in rows_}
     shot_reports = []
+    figures = quality.Figures(board)
     for shot in shots:
         q = quality.measure(tr, shot)
         q["written"] = shot.label in kept
         if q["written"]:
-            q["figure"] = str(
-                quality.figure(tr, shot, board, out_dir / f"quality_{shot.label}.png")
-            )
+            q["figure"] = str(figures.draw(tr, shot, out_dir / f"quality_{shot.label}.png"))
         shot_reports.append(q)
     if not kept:
         raise UserError(

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from functools import cache
 from types import ModuleType
 
 from ..errors import UserError
 
 
+@cache  # called in every fit: the checks once (a failed import raises, and is not cached)
 def cv2() -> ModuleType:
     # FFmpeg and OpenCV log to stderr on their own (e.g. "moov atom not found"): a bad video must give
     # one line, ours.  Only defaults: a user's own setting wins.

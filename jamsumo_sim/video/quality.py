@@ -50,47 +50,66 @@ def _r(v: float) -> float | None:
     return round(float(v), 3) if np.isfinite(v) else None
 
 
-def figure(tr: Tracking, shot: Shot, board: BoardSpec, path: Path) -> Path:
-    import matplotlib
+class Figures:
+    """One quality figure per shot, drawn on one reused matplotlib figure: the board, labels and
+    layout are made once, each shot only replaces the lines (a new figure per shot, with
+    tight_layout and its ticks made anew, took most of the time of a tracking run of short
+    shots)."""
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    def __init__(self, board: BoardSpec):
+        import matplotlib
 
-    fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(8, 3.6), dpi=80)
-    h = board.half
-    ax0.add_patch(plt.Rectangle((-h, -h), 2 * h, 2 * h, fill=False, color="0.4"))
-    ax0.add_patch(plt.Circle((0, 0), board.hole_radius, color="0.2"))
-    for seg in shot.segments:
-        P = tr.dice[seg.colour].array()[seg.frames]
-        ax0.plot(P[:, 0], P[:, 1], ".-", ms=3, lw=0.8, label=seg.colour)
-        ax0.plot(*seg.before[:2], "o", mfc="none", color="k")
-        ax0.plot(*seg.after[:2], "s", mfc="none", color="k")
-        t = (np.array(seg.frames) - shot.segments[0].start) / tr.fps
-        ax1.plot(
-            t,
-            np.array(tr.dice[seg.colour].misfit)[seg.frames] * 1000,
-            label=f"{seg.colour} outline misfit (mm)",
-        )
-    frames = range(shot.segments[0].start, max(s.stop for s in shot.segments))
-    t = (np.array(frames) - shot.segments[0].start) / tr.fps
-    ax1.plot(t, np.array(tr.marker_rms)[list(frames)], "k:", label="markers rms (px)")
-    ax0.set_aspect("equal")
-    ax0.set_xlabel("x (m)")
-    ax0.set_ylabel("y (m)")
-    ax0.set_xlim(-h, h)
-    ax0.set_ylim(-h, h)
-    ax0.set_title(f"shot {shot.label}: path (o start, □ rest)", fontsize=9)
-    ax0.legend(fontsize=7)
-    ax1.set_xlabel("t (s)")
-    ax1.set_title("fit quality per frame (lower is better)", fontsize=9)
-    ax1.legend(fontsize=7)
-    fig.tight_layout()
+        matplotlib.use("Agg")
+        import matplotlib.patches as patches
+        from matplotlib.figure import Figure
 
-    def save(handle) -> None:
-        fig.savefig(handle, format="png")
+        self._fig = Figure(figsize=(8, 3.6), dpi=80)
+        ax0, ax1 = self._axes = self._fig.subplots(1, 2)
+        self._fig.subplots_adjust(left=0.09, right=0.98, bottom=0.13, top=0.92, wspace=0.25)
+        h = board.half
+        ax0.add_patch(patches.Rectangle((-h, -h), 2 * h, 2 * h, fill=False, color="0.4"))
+        ax0.add_patch(patches.Circle((0, 0), board.hole_radius, color="0.2"))
+        ax0.set_aspect("equal")
+        ax0.set_xlabel("x (m)")
+        ax0.set_ylabel("y (m)")
+        ax0.set_xlim(-h, h)
+        ax0.set_ylim(-h, h)
+        ax1.set_xlabel("t (s)")
+        ax1.set_title("fit quality per frame (lower is better)", fontsize=9, y=1.0)
 
-    try:
+    def draw(self, tr: Tracking, shot: Shot, path: Path) -> Path:
+        ax0, ax1 = self._axes
+        for ax in self._axes:
+            for line in list(ax.lines):
+                line.remove()
+            ax.set_prop_cycle(None)  # the same colours in every figure
+        for seg in shot.segments:
+            P = tr.dice[seg.colour].array()[seg.frames]
+            ax0.plot(P[:, 0], P[:, 1], ".-", ms=3, lw=0.8, label=seg.colour)
+            ax0.plot(*seg.before[:2], "o", mfc="none", color="k")
+            ax0.plot(*seg.after[:2], "s", mfc="none", color="k")
+            t = (np.array(seg.frames) - shot.segments[0].start) / tr.fps
+            ax1.plot(
+                t,
+                np.array(tr.dice[seg.colour].misfit)[seg.frames] * 1000,
+                label=f"{seg.colour} outline misfit (mm)",
+            )
+        frames = range(shot.segments[0].start, max(s.stop for s in shot.segments))
+        t = (np.array(frames) - shot.segments[0].start) / tr.fps
+        ax1.plot(t, np.array(tr.marker_rms)[list(frames)], "k:", label="markers rms (px)")
+        ax1.relim()
+        ax1.autoscale_view()
+        ax0.set_title(f"shot {shot.label}: path (o start, □ rest)", fontsize=9, y=1.0)
+        ax0.legend(fontsize=7)
+        ax1.legend(fontsize=7)
+
+        def save(handle) -> None:
+            self._fig.savefig(handle, format="png")
+
         fileio.write_atomic(path, save, "quality figure", binary=True)
-    finally:
-        plt.close(fig)
-    return path
+        return path
+
+
+def figure(tr: Tracking, shot: Shot, board: BoardSpec, path: Path) -> Path:
+    """One shot's quality figure (Figures draws many)."""
+    return Figures(board).draw(tr, shot, path)

@@ -1,5 +1,6 @@
-"""Tracking accuracy on synthetic videos of simulated shots (issue 22's goals): die centre error median
-<= 1 mm and p95 <= 3 mm, yaw <= 3 degrees (median; p95 stated), rest face read >= 95 % of the time."""
+"""Tracking accuracy on synthetic videos of simulated shots (issue 22's goals): die centre error
+median <= 1 mm and p95 <= 3 mm, yaw <= 3 degrees (95 % of the frames), rest face read >= 95 % of the
+time."""
 
 from __future__ import annotations
 
@@ -61,7 +62,8 @@ def test_centre_yaw_and_face_on_simulated_shots(tilt, azimuth, jitter, seed):
         np.median(centre),
         np.percentile(centre, 95),
     )
-    assert np.median(yaw) <= 3.0 and np.percentile(yaw, 95) <= 5.0, (
+    # the goal is 3 degrees; the outline fit measures 0.1-0.5 (p95): a regression shows long before
+    assert np.median(yaw) <= 0.5 and np.percentile(yaw, 95) <= 1.5, (
         np.median(yaw),
         np.percentile(yaw, 95),
     )
@@ -93,7 +95,40 @@ def test_faces_of_many_resting_dice():
         img = renderer.frame(pose, [[("red", x, y, rng.uniform(0, 6.3), face)]])
         if seen_pose is None:  # the camera stands still: one pose for all
             seen_pose = board_pose(MarkerDetector(board.markers).detect(img), cam)
-        die = find_die(cv2().cvtColor(img, cv2().COLOR_BGR2HSV), red, seen_pose, cam, 0.016)
+        die = find_die(img, cv2().cvtColor(img, cv2().COLOR_BGR2HSV), red, seen_pose, cam, 0.016)
         total += 1
         right += die is not None and read_pips(img, die, seen_pose, cam, 0.016) == face
     assert right / total >= 0.95
+
+
+def test_red_and_blue_dice_in_a_small_compressed_video():
+    """640 x 480 frames stored as JPEG (as MJPG and phone videos do: colour at half resolution), red
+    and blue dice showing a diagonal row of pips: a die is ~10 px across, its pips and the colour
+    bleeding round them cut its colour mask in two; both dice are still found in every frame, as
+    accurately."""
+    import cv2
+
+    board = load_board("standard")
+    params = with_fitted(PhysicsParams.from_board(board), ["mu_board"], [0.30])
+    rng = np.random.default_rng(7)
+    camera = Camera(width=640, height=480, focal=467.0, tilt_deg=15.0, azimuth_deg=40.0)
+    renderer = Renderer(board, camera, rng, params.die_size, blur_samples=2)
+    shots = random_shots(board, params, rng, 2, ("red", "blue"))
+    for shot, face in zip(shots, (5, 3), strict=True):
+        shot.face = face
+    truths = []
+
+    def frames():
+        for img, truth in render(renderer, board, params, shots, 60.0, rest_frames=4):
+            truths.append(truth)
+            ok, jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            yield cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+
+    colours = load_colours()
+    tracking = track(frames(), 60.0, MarkerDetector(board.markers), camera.intrinsics(),
+                     [colours["red"], colours["blue"]], params.die_size)  # fmt: skip
+    for colour in ("red", "blue"):
+        centre, yaw, *_, missed, phantom = _errors(truths, tracking, colour)
+        assert missed == 0 and phantom == 0, (colour, missed, phantom)
+        assert len(centre) > 20
+        assert np.median(centre) <= 1.0 and np.percentile(centre, 95) <= 3.0, (colour, centre)
