@@ -707,6 +707,25 @@ def note_contacts(arbiters: np.ndarray, num: int, pairs: np.ndarray, used: int) 
 
 
 @njit(**_JIT)
+def first_contacts(
+    arbiters: np.ndarray, impulses: np.ndarray, num: int, ids: np.ndarray, imp: np.ndarray
+) -> int:
+    """The first contacts among the ``num // 3`` cached arbiters (rows of body a, body b,
+    first-contact flag in ``arbiters``; their total impulses (x, y) in ``impulses``), in the
+    arbiters' order: writes their (body a, body b) ids into ``ids`` and impulses into ``imp``
+    (two entries each) and returns how many (physics/contacts.py looks only at those)."""
+    m = 0
+    for k in range(num // 3):
+        if arbiters[3 * k + 2] != 0:
+            ids[2 * m] = arbiters[3 * k]
+            ids[2 * m + 1] = arbiters[3 * k + 1]
+            imp[2 * m] = impulses[2 * k]
+            imp[2 * m + 1] = impulses[2 * k + 1]
+            m += 1
+    return m
+
+
+@njit(**_JIT)
 def contact_groups(pairs: np.ndarray, used: int, ids: np.ndarray) -> np.ndarray:
     """Groups of dice that touched: ``pairs[:used]`` holds (body a, body b) ids of the contacts,
     ``ids`` each die's body id.  Returns one label per die: the same for dice joined by contacts,

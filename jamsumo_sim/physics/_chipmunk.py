@@ -49,14 +49,21 @@ def detach(space: pymunk.Space, moved: list[tuple[pymunk.Body, list[pymunk.Shape
     """Take bodies and their shapes out of ``space`` (Space.remove minus its per-object checks and
     callbacks; the World registers none).  Removing a shape drops its cached contacts."""
     cs = space._space
+    # object.__setattr__: what pymunk's typing mixin's __setattr__ ends in, minus its frame
+    put, remove_shape, remove_body = (
+        object.__setattr__,
+        _lib.cpSpaceRemoveShape,
+        _lib.cpSpaceRemoveBody,
+    )
+    shape_set, body_set = space._shapes, space._bodies
     for body, shapes in moved:
         for shape in shapes:
-            _lib.cpSpaceRemoveShape(cs, shape._shape)
-            del space._shapes[shape]
-            shape._space = None
-        _lib.cpSpaceRemoveBody(cs, body._body)
-        del space._bodies[body]
-        body._space = None
+            remove_shape(cs, shape._shape)
+            del shape_set[shape]
+            put(shape, "_space", None)
+        remove_body(cs, body._body)
+        del body_set[body]
+        put(body, "_space", None)
 
 
 def attach(space: pymunk.Space, moved: list[tuple[pymunk.Body, list[pymunk.Shape]]]) -> None:
@@ -64,14 +71,16 @@ def attach(space: pymunk.Space, moved: list[tuple[pymunk.Body, list[pymunk.Shape
     of a body's mass made when it was first added)."""
     cs = space._space
     ref = weakref.ref(space)
+    put, add_body, add_shape = object.__setattr__, _lib.cpSpaceAddBody, _lib.cpSpaceAddShape
+    shape_set, body_set = space._shapes, space._bodies
     for body, shapes in moved:
-        body._space = ref
-        space._bodies[body] = None
-        _lib.cpSpaceAddBody(cs, body._body)
+        put(body, "_space", ref)
+        body_set[body] = None
+        add_body(cs, body._body)
         for shape in shapes:
-            shape._space = ref
-            space._shapes[shape] = None
-            _lib.cpSpaceAddShape(cs, shape._shape)
+            put(shape, "_space", ref)
+            shape_set[shape] = None
+            add_shape(cs, shape._shape)
 
 
 def clear_bias(body: pymunk.Body) -> None:
@@ -79,6 +88,11 @@ def clear_bias(body: pymunk.Body) -> None:
     step's position update, then zeroes them; a new body has none).  A position update over zero
     time leaves the pose bit for bit as it is and zeroes them; pymunk exposes no other way."""
     _lib.cpBodyUpdatePosition(body._body, 0.0)
+
+
+def set_filter(shape: pymunk.Shape, f: pymunk.ShapeFilter) -> None:
+    """``shape.filter = f`` (the same C call, minus pymunk's Python ``__setattr__``)."""
+    _lib.cpShapeSetFilter(shape._shape, f)
 
 
 def has_queued_work(space: pymunk.Space) -> bool:

@@ -12,7 +12,7 @@ import numpy as np
 from .. import step_kernels
 from ..events import COLLISION, Event
 from ..flick import strike_pitch_rate
-from . import flight, pitch, platforms, view
+from . import fastbody, flight, pitch, platforms, view
 from .datatypes import DieRecord
 
 if TYPE_CHECKING:
@@ -32,20 +32,20 @@ def collect_collisions(w: World, t: float) -> None:
     """First contacts of the collision step just taken (the cached arbiters in ``w._abuf``) as
     collision events (tumbles, platform climbs)."""
     num = w._abuf._int_arr.num
-    # plain lists: a few first contacts per call, and numpy's per-element indexing costs more
-    ints = w._arb_ints[:num].tolist()
-    imp = w._arb_floats[: 2 * (num // 3)].tolist()
+    # only the first contacts (a few of the cached arbiters: one compiled pass finds them), as
+    # plain numbers read before a re-indexing read could re-size the buffers
+    m = step_kernels.first_contacts(w._arb_ints, w._arb_floats, num, w._first, w._first_imp)
+    ids = w._first[: 2 * m].tolist()
+    imp = w._first_imp[: 2 * m].tolist()
     if w._dirty:
         view.read(w)
     by_body = w._by_body
     # Chipmunk lists cached arbiters in hash order (pointer-based, differs between processes):
     # handle first contacts in an order fixed by the dice ids, so the event log is reproducible
     todo = []
-    for k in range(0, num - 2, 3):
-        if not ints[k + 2]:
-            continue
-        a = by_body.get(ints[k])
-        b = by_body.get(ints[k + 1])
+    for k in range(0, 2 * m, 2):
+        a = by_body.get(ids[k])
+        b = by_body.get(ids[k + 1])
         if a is None:
             a, b = b, None
         if a is None:
@@ -56,8 +56,7 @@ def collect_collisions(w: World, t: float) -> None:
             key = (a.id, b.id)
         else:
             key = (b.id, a.id)
-        q = 2 * (k // 3)
-        todo.append((key, math.hypot(imp[q], imp[q + 1]), a, b))
+        todo.append((key, math.hypot(imp[k], imp[k + 1]), a, b))
     if len(todo) > 1:
         todo.sort(key=_by_key_and_impulse)
     for key, j, a, b in todo:
@@ -109,8 +108,8 @@ def impact_tumbles(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None
     for d, h, other in ((a, ha, b), (b, hb, a)):
         rate = strike_pitch_rate(dv, centre - h, p)
         if rate > 0.0:  # struck above its mid-height: it pitches (physics/pitch.py)
-            (x, y), (ox, oy) = d.body.position, other.body.position
-            pitch.start(w, d, math.atan2(y - oy, x - ox) - d.body.angle, rate, "impact")
+            (x, y), (ox, oy) = fastbody.position(d.body), fastbody.position(other.body)
+            pitch.start(w, d, math.atan2(y - oy, x - ox) - fastbody.angle(d.body), rate, "impact")
 
 
 def limit_contact_energy(w: World, pre: np.ndarray) -> None:

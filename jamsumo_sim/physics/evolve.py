@@ -70,7 +70,7 @@ def collision_steps(w: World) -> tuple[int, float]:
 def step(w: World) -> None:
     """Advance one fixed model step ``params.dt`` (collision steps: :func:`collision_steps`)."""
     p = w.params
-    if w._dirty or not w._current:
+    if w._dirty or not w._current or w._row_patch:
         view.read(w)
     pending = w._pending
     w._pending = None
@@ -108,7 +108,7 @@ def step(w: World) -> None:
     afloats, aints, adata = w._abuf._float_arr, w._abuf._int_arr, w._adata
     space_step, each_arbiter = _chipmunk.space_step, _chipmunk.each_cached_arbiter
     get_arbiters, note_contacts = _chipmunk.GET_ARBITERS, step_kernels.note_contacts
-    arb_ints = w._arb_ints
+    arb_ints, pairs = w._arb_ints, w._pairs
     # n_sub equal collision steps, or a leading one of length lead and n_sub - 1 equal ones
     sub = p.dt / n_sub if lead == 0.0 else (p.dt - lead) / (n_sub - 1)
     used = 0  # the touching pairs of all collision steps, for the energy limiter
@@ -120,21 +120,24 @@ def step(w: World) -> None:
         each_arbiter(cspace, get_arbiters, adata)
         num = aints.num
         if num:
-            first, used = note_contacts(arb_ints, num, w._pairs, used)
+            first, used = note_contacts(arb_ints, num, pairs, used)
             if first < 0:
                 first, used = contacts.grow_pairs(w, num, used)
+                pairs = w._pairs
             if first:
                 done = (k + 1) / n_sub if lead == 0.0 else (lead + k * sub) / p.dt
                 contacts.collect_collisions(w, (w.steps - 1 + done) * p.dt)
-                arb_ints = w._arb_ints  # (re-sized if the bookkeeping re-indexed)
+                # (re-sized if the bookkeeping re-indexed)
+                arb_ints, pairs = w._arb_ints, w._pairs
     w._pairs_used = used
     was_dirty = w._dirty
     w._current = False  # a read during the collision steps (collect_collisions) is stale now
     view.read(w)
     if not w._order:
         return
-    # the velocities this step's contacts started from (the kick below overwrites them)
-    pre = w._wbuf.copy() if used else None
+    # after contacts the kick below goes into the spare write buffer, so the World's keeps the
+    # velocities this step's contacts started from (the energy limiter's)
+    out = w._wspare[0] if used else w._wbuf
     # screen this state, kick and count the collision steps for the next step in one call (all
     # dropped if the bookkeeping below changes anything: with a die pitched on a surface it always
     # does, so no kick then), and list the dice that bookkeeping must look at (support.after_step)
@@ -142,7 +145,7 @@ def step(w: World) -> None:
         w._rbase,
         w._rows,
         w._flags,
-        w._wbuf,
+        out,
         w._prm,
         w._pts,
         w._groups,
@@ -154,6 +157,10 @@ def step(w: World) -> None:
         not w._any_pitched,
     )
     w._screened = code
+    pre = None
+    if used:
+        # no kick (kicked < 0) leaves ``out`` untouched: the World's buffer is the pre-contact one
+        pre = view.swap_write_buffers(w) if kicked >= 0 else w._wbuf
     if kicked >= 0:
         w._pending = (kicked, ke_kicked, n_next, lead_next)
     if pre is not None and not was_dirty and ke_after > ke_before:

@@ -16,6 +16,11 @@ def position(body: pymunk.Body) -> tuple[float, float]:
     return v.x, v.y
 
 
+def angle(body: pymunk.Body) -> float:
+    """``body.angle``."""
+    return _lib.cpBodyGetAngle(body._body)
+
+
 def velocity(body: pymunk.Body) -> tuple[float, float]:
     """``body.velocity`` as a plain pair."""
     v = _lib.cpBodyGetVelocity(body._body)

@@ -35,10 +35,13 @@ from typing import TYPE_CHECKING
 from .. import step_kernels
 from ..events import HOP, LAND, PLATFORM, Event
 from ..params import PhysicsParams
-from . import contacts, fastbody, stacking, view
+from . import _chipmunk, contacts, fastbody, stacking, view
 from .datatypes import ON_BOARD, DieRecord, Pitch
 from .space import band_filter, die_filter
 from .tumbles import tumble
+
+_get_filter = _chipmunk._lib.cpShapeGetFilter
+_tuple_new = tuple.__new__  # Pitch(...) minus the named tuple's constructor frame
 
 if TYPE_CHECKING:
     from .world import World
@@ -218,7 +221,7 @@ def pitched_strike(w: World, s: DieRecord, t: DieRecord) -> bool:
         return False
     if s.level != t.level or s.fall_time is not None or t.fall_time is not None:
         return False
-    (sx, sy), (tx, ty) = s.body.position, t.body.position
+    (sx, sy), (tx, ty) = fastbody.position(s.body), fastbody.position(t.body)
     dist = math.hypot(tx - sx, ty - sy)
     if dist == 0.0:
         return False
@@ -232,8 +235,9 @@ def pitched_strike(w: World, s: DieRecord, t: DieRecord) -> bool:
     w._tilted = {k for k in w._tilted if k[0] == w.steps} | {key}
     if w._dirty:
         view.read(w)
-    pre = view.pre_vc(w)
-    ps, pt_ = pre[w._index[s.id]], pre[w._index[t.id]]
+    # view.pre_vc's values (the same elementwise operations) for the two rows only
+    pair = w._wbuf[w._rows[[w._index[s.id], w._index[t.id]]]]
+    ps, pt_ = pair[:, 0] + 1j * pair[:, 1]
     vz_s = s.vz if s.airborne else 0.0
     out = tilted_impact(pt.phi, ps.real * nx + ps.imag * ny, vz_s, pt_.real * nx + pt_.imag * ny,
                         w.params.restitution)  # fmt: skip
@@ -241,7 +245,7 @@ def pitched_strike(w: World, s: DieRecord, t: DieRecord) -> bool:
         return False
     u_s, vz_s1, u_t = out
     m, inertia = w.params.die_mass, w._inertia
-    spins = w._wbuf[w._rows[[w._index[s.id], w._index[t.id]]], 2]
+    spins = pair[:, 2]
     e0 = 0.5 * m * (abs(ps) ** 2 + abs(pt_) ** 2 + vz_s * vz_s)
     e0 += 0.5 * inertia * float(spins[0] ** 2 + spins[1] ** 2)
     for d, u in ((s, u_s), (t, u_t)):  # the solver's part across the normal stays
@@ -309,11 +313,33 @@ def step_die(w: World, d: DieRecord, x: float, y: float, i: int = -1) -> bool:
             tumble(w, d, (side + 2) * QUARTER, pt.cause)
             turns += 1
         phi = min(max(phi, 0.0), QUARTER)
-        pt = d.pitch = Pitch(phi, pt.rate, side, pt.heading, pt.cause)
-    low1 = z1 - lift(phi, p)
+        pt = d.pitch = _tuple_new(Pitch, (phi, pt.rate, side, pt.heading, pt.cause))
+    low1 = z1 - lift(phi, p) if pt is not None else z1  # lift(0) is +0.0: z1 - 0.0 is z1
     dice = low1 <= w._max_top
-    # the usual step, nothing under it: one compiled test instead of _surface_under's search
-    if i >= 0 and _nothing_under(w, i, x, y, low0, low1, dice):
+    # the usual step, nothing under it: one compiled test instead of _surface_under's search,
+    # judged only while every die's flags and row are as the step's read left them (nothing
+    # marked or moved by a jump since)
+    if (
+        i >= 0
+        and not w._dirty
+        and not w._moved
+        and step_kernels.flight_clear(
+            w._rbase,
+            w._rows,
+            i,
+            x,
+            y,
+            low0,
+            low1,
+            dice,
+            w._land_tops,
+            w._groups,
+            w._plat_tops,
+            w._hole_r,
+            p.collision_slop,
+            w._half_size,
+        )  # fmt: skip
+    ):
         d.z, d.vz = z1, vz1
         return _refilter(w, d)
     top, on, under, prop = _surface_under(w, d, x, y, low0, dice)
@@ -330,25 +356,12 @@ def step_die(w: World, d: DieRecord, x: float, y: float, i: int = -1) -> bool:
     return True
 
 
-def _nothing_under(
-    w: World, i: int, x: float, y: float, low0: float, low1: float, dice: bool
-) -> bool:
-    """True if die ``i`` (World order) surely flies on over this step (step_kernels.flight_clear,
-    a conservative bound of :func:`_surface_under`), judged only while every die's flags and row
-    are as the step's read left them (nothing marked or moved by a jump since)."""
-    if w._dirty or w._moved:
-        return False
-    p = w.params
-    return step_kernels.flight_clear(
-        w._rbase, w._rows, i, x, y, low0, low1, dice, w._land_tops, w._groups, w._plat_tops,
-        w._hole_r, p.collision_slop, 0.5 * p.die_size,
-    )  # fmt: skip
-
-
 def _refilter(w: World, d: DieRecord) -> bool:
     f = band_filter(d.z, w.params.die_size, w._wall_top)  # die_filter of an airborne die
-    if not fastbody.filter_is(d.shape, f):
-        d.shape.filter = f
+    shape = d.shape
+    g = _get_filter(shape._shape)  # fastbody.filter_is, inline (once per step per die in flight)
+    if g.categories != f.categories or g.mask != f.mask or g.group != f.group:
+        _chipmunk.set_filter(shape, f)
     return False
 
 

@@ -48,6 +48,7 @@ MAX_SUBSTEP_ANGLE = 0.15
 # At most this many quarter turns in one model step (the launch cap's highest flick turns ~0.9 rad
 # per 2 ms step; the bound only keeps a pathological state from looping long).
 MAX_TURNS_PER_STEP = 8
+_tuple_new = tuple.__new__
 
 
 # --- the mechanics (pure functions, the oracles' formulas) ---------------------------------------
@@ -199,10 +200,14 @@ def _kernel_step(w: World, d: DieRecord, pt: Pitch) -> bool | None:
         return None
     phi, rate, vx, vy, spin = st.tolist()
     fastbody.set_motion(b, vx, vy, spin)
-    w._current = False
     if code == step_kernels.PITCH_ON:
-        d.pitch = Pitch(phi, rate, pt.side, pt.heading, pt.cause)
+        # a Pitch built as its named-tuple constructor does, minus that call's frame
+        d.pitch = _tuple_new(Pitch, (phi, rate, pt.side, pt.heading, pt.cause))
+        # only this body's velocity changed: its row is patched after the bookkeeping instead of
+        # a read of every body (view.patch_rows)
+        w._row_patch.append((d, vx, vy, spin))
         return False
+    w._current = False
     d.pitch = None
     view.mark(w, d)
     return True

@@ -94,12 +94,13 @@ def build_space(w: World, reuse: bool = False) -> None:
     moved: list[tuple[pymunk.Body, list[pymunk.Shape]]] = []
     if old is not None:
         moved.append((w._walls_body, w._walls))
+        set_filter, clear_bias = _chipmunk.set_filter, _chipmunk.clear_bias
         for d in w._dice.values():
             if d.in_space:
-                d.shape.filter = die_filter(w, d)
+                set_filter(d.shape, die_filter(w, d))
                 # a resting overlap leaves bias velocities that would move the die in the next
                 # step; a new body has none, so a reused one must not either (exact copies)
-                _chipmunk.clear_bias(d.body)
+                clear_bias(d.body)
                 moved.append((d.body, [d.shape]))
         _chipmunk.detach(old, moved)
     else:

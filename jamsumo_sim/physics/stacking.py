@@ -30,13 +30,14 @@ LEAN_TILT = 0.35
 
 def overlap_depth(a: DieRecord, b: DieRecord, half: float) -> float:
     """How deep (m) the two dice's square footprints overlap (< 0: apart), by separating axes."""
-    (ax, ay), (bx, by) = a.body.position, b.body.position
+    (ax, ay), (bx, by) = fastbody.position(a.body), fastbody.position(b.body)
     dx, dy = bx - ax, by - ay
     depth = math.inf
-    for ang in (a.body.angle, b.body.angle):
+    angles = (fastbody.angle(a.body), fastbody.angle(b.body))
+    for ang in angles:
         for n in ((math.cos(ang), math.sin(ang)), (-math.sin(ang), math.cos(ang))):
             reach = 0.0
-            for other in (a.body.angle, b.body.angle):
+            for other in angles:
                 c, s = math.cos(other), math.sin(other)
                 reach += half * (abs(n[0] * c + n[1] * s) + abs(-n[0] * s + n[1] * c))
             depth = min(depth, reach - abs(n[0] * dx + n[1] * dy))
@@ -62,12 +63,12 @@ def after_landing(w: World, d: DieRecord) -> None:
     p = w.params
     half = 0.5 * p.die_size
     reach = 2.0 * w._half_diag
-    x, y = d.body.position
+    x, y = fastbody.position(d.body)
     best, deepest = None, p.collision_slop
     for o in w._dice.values():  # insertion order: ties go to the first, reproducibly
         if not _standing(w, o, d):
             continue
-        ox, oy = o.body.position
+        ox, oy = fastbody.position(o.body)
         if abs(ox - x) > reach or abs(oy - y) > reach:
             continue
         depth = overlap_depth(d, o, half)

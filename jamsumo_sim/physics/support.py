@@ -29,6 +29,8 @@ def after_step(w: World, n_cand: int) -> None:
         d = order[cand[k]]
         if d.status == ON_BOARD and _after_step_die(w, d, cand[k], cand[k + 1]):
             view.mark(w, d)  # its flags changed: refreshed in place at the next read
+    if w._row_patch:
+        view.patch_rows(w)
 
 
 def _after_step_die(w: World, d: DieRecord, i: int, code: int) -> bool:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from ..die import tumble as turn
 from ..events import COLLISION, TUMBLE, Event
 from .datatypes import DieRecord
+from .fastbody import angle, position
 
 if TYPE_CHECKING:
     from .world import World
@@ -96,7 +97,8 @@ def sweep(w: World, d: DieRecord, move: Vec, walls: bool) -> Hit | None:
     p = w.params
     half = 0.5 * p.die_size
     b = d.body
-    start = (b.position[0], b.position[1])
+    start = position(b)  # (fastbody: pymunk's getters' C calls, minus building a Vec2d)
+    b_angle = angle(b)
     tol = TOUCH_FRACTION * p.collision_slop
     best: Hit | None = None
     # dice whose centres lie farther than this cannot be met (the jump plus both half-diagonals)
@@ -106,17 +108,18 @@ def sweep(w: World, d: DieRecord, move: Vec, walls: bool) -> Hit | None:
         if other is d or not other.in_space or other.group != d.group:
             continue
         ob = other.body
-        if math.hypot(ob.position[0] - start[0], ob.position[1] - start[1]) > reach:
+        o_pos = position(ob)
+        if math.hypot(o_pos[0] - start[0], o_pos[1] - start[1]) > reach:
             continue
-        box = ((ob.position[0], ob.position[1]), (half, half), *_box_axes(ob.angle))
-        found = first_contact(start, move, half, b.angle, box, tol)
+        box = (o_pos, (half, half), *_box_axes(angle(ob)))
+        found = first_contact(start, move, half, b_angle, box, tol)
         if found is not None and (best is None or found[0] < best.s):
             best = Hit(found[0], other, found[1])
     if walls:
         for plat in w.board.platforms:
             x0, y0, x1, y1 = plat.bounds
             box = ((0.5 * (x0 + x1), 0.5 * (y0 + y1)), (0.5 * (x1 - x0), 0.5 * (y1 - y0)))
-            found = first_contact(start, move, half, b.angle, (*box, (1.0, 0.0), (0.0, 1.0)), tol)
+            found = first_contact(start, move, half, b_angle, (*box, (1.0, 0.0), (0.0, 1.0)), tol)
             if found is not None and (best is None or found[0] < best.s):
                 best = Hit(found[0], None, found[1])
     return best

@@ -8,7 +8,8 @@ read state still shows the Space).  A dirty read re-indexes the rows only when a
 (:func:`index_key`); a die whose status changed is marked (:func:`mark`) and only its entries in
 the flag arrays are rewritten (:func:`update_flags`); ``_dirty`` set with no die marked refreshes
 every die's flags.  Dice that a jump moved after the read (``_moved``) have stale rows until the
-next read.
+next read; a velocity a pitched die's compiled step set waits in ``_row_patch`` for
+:func:`patch_rows` (or the next read).
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ def init_buffers(w: World) -> None:
     w._adata = _chipmunk.batch_request(w._abuf, _chipmunk.ARB_FIELDS)
     w._arb_ints = np.zeros(0, dtype=np.uintp)  # (body a, body b, first contact) per arbiter
     w._arb_floats = np.zeros(0)  # (impulse x, impulse y) per arbiter
+    # the first contacts' (body a, body b) ids and impulses (step_kernels.first_contacts)
+    w._first = np.zeros(0, dtype=np.uintp)
+    w._first_imp = np.zeros(0)
     # the touching (body a, body b) ids of a step's collision steps (evolve, the energy limiter)
     w._pairs = np.zeros(4096, dtype=np.uintp)
     w._pairs_used = 0
@@ -57,6 +61,8 @@ def init_buffers(w: World) -> None:
     w._edge_draws = (-1, set())  # (step, pairs that drew their edge-on-edge chance in it: flight)
     # dice whose bodies a jump (tumble, climb, trip) moved since the last read: their rows are stale
     w._moved = set()  # (step, striker, struck) of this step's pitched strikes (physics/flight.py)
+    # (die, vx, vy, w) written to a body since the last read, its row not yet (patch_rows)
+    w._row_patch = []
 
 
 def read(w: World) -> None:
@@ -66,8 +72,9 @@ def read(w: World) -> None:
     no body came or went: the usual case, a hop, a landing, a pitch) refreshes the kernels' flags
     only; the rows, the order and the index stay (Chipmunk keeps its body order while no body is
     added or removed)."""
-    if w._current and not w._dirty:
+    if w._current and not w._dirty and not w._row_patch:
         return
+    w._row_patch = []
     buf = w._buf
     fa = buf._float_arr
     if w._dirty and w._index_key != index_key(w):
@@ -108,6 +115,26 @@ def read(w: World) -> None:
     w._pending = None  # nor has the kick
 
 
+def patch_rows(w: World) -> None:
+    """After the support bookkeeping: the velocities it wrote to single bodies (a pitched die's
+    compiled step, physics/pitch.py) go into their rows if nothing else changed since the read
+    (the same doubles a read would get: Chipmunk hands back what was set); otherwise the read
+    state is stale, as after any other change."""
+    patches = w._row_patch
+    w._row_patch = []
+    if not (w._current and not w._dirty and not w._moved):
+        w._current = False
+        return
+    rb, rows, index = w._rbase, w._rows, w._index
+    for d, vx, vy, om in patches:
+        row = rows[index[d.id]]
+        rb[row, 3] = vx
+        rb[row, 4] = vy
+        rb[row, 5] = om
+    w._screened = -1  # screen() has not looked at this state yet
+    w._pending = None  # nor has the kick
+
+
 def index_key(w: World) -> tuple:
     """What the rows and the order depend on: the Space, its bodies' generation (space.add_body,
     remove_body and build_space count up) and their number."""
@@ -127,6 +154,8 @@ def size_buffers(w: World) -> None:
         pairs += 64
         w._arb_ints = np.zeros(3 * pairs + 8, dtype=np.uintp)
         w._arb_floats = np.zeros(2 * pairs + 8)
+        w._first = np.zeros(2 * pairs + 8, dtype=np.uintp)
+        w._first_imp = np.zeros(2 * pairs + 8)
         w._abuf.set_int_buf(w._arb_ints)
         w._abuf.set_float_buf(w._arb_floats)
 
@@ -251,10 +280,10 @@ def refresh_flags(w: World, nrows: int) -> None:
     if nrows != w._nrows:
         # the velocity write buffer: one (vx, vy, w) row per body in the Space's order
         w._nrows = nrows
-        w._wbuf = np.zeros((nrows, 3))
-        w._wbuffer = pb.Buffer()
-        w._wbuffer.set_float_buf(w._wbuf.reshape(-1))
-        w._wdata = _chipmunk.batch_request(w._wbuffer, _chipmunk.WRITE_FIELDS)
+        w._wbuf, w._wbuffer, w._wdata = _write_buffer(nrows)
+        # a second one: a step with contacts kicks the next step into it and keeps the first as
+        # the velocities its contacts started from (physics/evolve.py), instead of a copy
+        w._wspare = _write_buffer(nrows)
         others = np.ones(nrows, dtype=bool)
         others[w._rows] = False
         w._other_rows = np.flatnonzero(others)
@@ -266,6 +295,25 @@ def refresh_flags(w: World, nrows: int) -> None:
             others[w._rows] = False
             w._other_rows = np.flatnonzero(others)
         w._wbuf[w._other_rows] = 0.0
+        w._wspare[0][w._other_rows] = 0.0
+
+
+def _write_buffer(nrows: int) -> tuple[np.ndarray, pb.Buffer, object]:
+    """A velocity write buffer (one (vx, vy, w) row per body in the Space's order), its
+    pymunk.batch Buffer and the batch request pushing it."""
+    arr = np.zeros((nrows, 3))
+    buf = pb.Buffer()
+    buf.set_float_buf(arr.reshape(-1))
+    return arr, buf, _chipmunk.batch_request(buf, _chipmunk.WRITE_FIELDS)
+
+
+def swap_write_buffers(w: World) -> np.ndarray:
+    """Make the spare write buffer (holding the next step's kick) the World's; returns the one
+    it replaces (this step's pre-contact velocities)."""
+    old = (w._wbuf, w._wbuffer, w._wdata)
+    w._wbuf, w._wbuffer, w._wdata = w._wspare
+    w._wspare = old
+    return old[0]
 
 
 def write(w: World, vc: np.ndarray, omega: np.ndarray) -> None:

@@ -99,6 +99,7 @@ class World:
         gx, gy = np.meshgrid(g, g, indexing="ij")
         self._footprint = np.stack([gx.ravel(), gy.ravel()], axis=1)
         self._half_diag = p.die_size / math.sqrt(2)
+        self._half_size = 0.5 * p.die_size  # (physics/flight.py: flight_clear's half)
         # the platforms' wall boxes and the swept collision steps' parameters (evolve)
         walls = np.array([plat.bounds for plat in self.board.platforms], dtype=float)
         self._wall_boxes = np.ascontiguousarray(walls.reshape(-1, 4))
@@ -338,6 +339,7 @@ def warm_up() -> None:
     # the argument types of the World's own calls
     w = world
     step_kernels.note_contacts(w._arb_ints, 0, w._pairs, 0)
+    step_kernels.first_contacts(w._arb_ints, w._arb_floats, 0, w._first, w._first_imp)
     step_kernels.contact_groups(w._pairs, 0, np.zeros(1, dtype=np.uintp))
     step_kernels.supported(0.0, 0.0, 0.0, w._footprint, w.board.hole_radius)
     step_kernels.dice_near(w._rbase, w._rows, 0.0, 0.0, 0.0, w._near_idx, w._near_pose)
