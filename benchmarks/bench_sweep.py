@@ -21,7 +21,7 @@ from jamsumo_sim.board import load_board
 from jamsumo_sim.params import PhysicsParams
 from jamsumo_sim.physics.datatypes import IllegalAction
 from jamsumo_sim.scenario import build_world
-from jamsumo_sim.sweep import dask_runner, lone, run
+from jamsumo_sim.sweep import dask_runner, lone, lone_kernel, run
 from jamsumo_sim.sweep.batch import Shot, ShotRunner, scenario_for
 from jamsumo_sim.sweep.spec import SHOOTER_ID, parse_spec
 from jamsumo_sim.world import World, warm_up
@@ -95,6 +95,13 @@ def single_die(n: int, rng: np.random.Generator) -> dict[str, float]:
     out["kernel_share_of_steps"] = kernel / max(1, world + kernel)
     out["world_steps_per_shot"] = world / n
     out["kernel_steps_per_shot"] = kernel / n
+    # the shots the World took part in, and why the kernel handed steps to it (lone_kernel.WHY_*)
+    out["world_share_of_shots"] = sum(r.stats.world_shots for r in runners) / n
+    names = {v: k[4:].lower() for k, v in vars(lone_kernel).items() if k.startswith("WHY_")}
+    for code, name in names.items():
+        out[f"handed_to_world_{name}_per_shot"] = sum(r.stats.why.get(code, 0) for r in runners) / n
+    out["kernel_lift_offs_per_shot"] = sum(r.stats.lift_offs for r in runners) / n
+    out["kernel_landings_per_shot"] = sum(r.stats.landings for r in runners) / n
     return out
 
 

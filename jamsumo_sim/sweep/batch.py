@@ -11,8 +11,9 @@ read, Space built, kernels' buffers set up).  The runner keeps one World per pro
 
 A lone shooter's shot runs in a compiled model of the World's step (:mod:`.lone`,
 :mod:`.lone_kernel`) wherever no contact or rarer rule can act (flick, slides, platforms, pitches,
-flights), the World doing the rest (walls, the hole, lift-offs, landings): equal to a lone World
-within 0.1 mm / 0.1 deg, bit for bit in all but ~1 shot in 2 500 (docs/sweep.md).
+lift-offs, flights and landings), the World doing the rest (platform walls, falling into the hole)
+from the model's state put into the runner's World (:func:`.lone.enter`): equal to a lone World
+within 0.1 mm / 0.1 deg, bit for bit in all but a few shots in 10 000 (docs/sweep.md).
 ``ShotRunner(fast=False)`` runs every step in the World (bit for bit: the reference).
 
 Why not many shots in one World (one Space, a contact group each)?  Measured: a shared World's
@@ -32,7 +33,7 @@ import numpy as np
 
 from ..events import COLLISION
 from ..flick import Flick
-from ..physics.datatypes import IN_HOLE, OFF, IllegalAction
+from ..physics.datatypes import IN_HOLE, OFF, ON_BOARD, IllegalAction
 from ..rules import scoring
 from . import lone
 from .spec import SHOOTER_ID
@@ -161,12 +162,19 @@ class ShotRunner:
         ended, took = lone.run_launched(go, self._nsteps, self._setup, self.stats)
         if ended is not None:
             return self._from_kernel(ended, lone.turned(self._orientation, self._setup))
-        w = self._world()
-        w.apply_flick(flick)
-        self._moved = True
+        w = self._base
         d = w._dice[SHOOTER_ID]
-        limit = w.steps + self._nsteps if took else None
-        lone.resume(w, d, go, took, self._setup)
+        self.stats.world_shots += 1
+        if took and d.in_space and d.status == ON_BOARD:
+            # the World where the kernel stopped, without putting the die back and flicking it
+            lone.enter(w, d, self._orientation, took, self._setup)
+        else:
+            w = self._world()
+            w.apply_flick(flick)
+            d = w._dice[SHOOTER_ID]
+            lone.resume(w, d, go, took, self._setup)
+        self._moved = True
+        limit = w.steps + self._nsteps - took if took else None
         ended, rested = lone.run_to_rest(w, d, self.max_time, self._setup, self.stats, limit)
         if ended is not None:
             return self._from_kernel(ended, d.orientation)

@@ -1,14 +1,16 @@
 """A lone die's shot in the compiled model (lone_kernel) wherever it covers the shot, in the World
 where it does not: :func:`launch` the flick without a World, :func:`run_launched` from there; if
-the model stops, the caller flicks the World the same way and :func:`resume` s it in the model's
-state; :func:`run_to_rest` is the World's run-to-rest loop (physics/rest.py) that hands the die
-back to the model after each World step that leaves it in a state the model covers (:func:`plain`).
+the model stops, the caller puts the model's state into its World (:func:`enter`: the die's
+records and body overwritten, the Space rebuilt around it; or, when the model stopped before
+its first step, the World flicked the same way) and runs
+:func:`run_to_rest`, the World's run-to-rest loop (physics/rest.py) that hands the die back to
+the model after each World step that leaves it in a state the model covers (:func:`plain`).
 
 A hand-over writes the model's state into the World: the body's pose and velocities, the die's
 records, the pending kick (or none) and the step count (``_rbase``/``_wbuf``/``_flags``/``_pending``:
 physics/view.py, physics/evolve.py: this module is the one place to update if those change).  It is
 exact but for Chipmunk's broad phase, whose cached collision hints differ after the body's jump
-(docs/sweep.md: ~1 shot in 2 500 differs in the last bits, all within 0.1 mm / 0.1 deg).
+(docs/sweep.md: a few shots in 10 000 differ in the last bits, all within 0.1 mm / 0.1 deg).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from .. import flick as fl
 from .. import step_kernels
 from ..die import tumble as turn
 from ..flick import Flick
-from ..physics import evolve, flicks, pitch, rest, space, view
+from ..physics import evolve, flicks, pitch, rest, space, tumbles, view
 from ..physics.datatypes import OFF, ON_BOARD, DieRecord, Pitch
 from . import lone_kernel
 
@@ -48,9 +50,14 @@ class Setup:
     tops: np.ndarray
     names: tuple[str, ...]
     pitch: np.ndarray  # lone_kernel.pitch_params
+    pitch_world: np.ndarray  # the World's step_kernels.pitch_params (pitch._consts)
     buffers: Buffers
     world: object  # the World whose kernel parameters (step_kernels' vectors) these are
     groups: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))  # one die
+
+
+# Quarter turns one kernel call can log (lone_kernel hands a step to the World when it is full)
+LOG_SIZE = 4096
 
 
 class Buffers:
@@ -64,7 +71,9 @@ class Buffers:
         self.where = np.zeros(2, dtype=np.int64)
         self.pit = np.zeros(5)
         self.air = np.zeros(3)
-        self.log = np.zeros(4 * lone_kernel.MAX_TURNS_PER_STEP + 1, dtype=np.int64)
+        # the quarter turns of one kernel call (a long tumbling flight turns hundreds of times)
+        self.log = np.zeros(LOG_SIZE, dtype=np.int64)
+        self.why = np.zeros(lone_kernel.N_WHY, dtype=np.int64)
 
 
 @dataclass
@@ -74,27 +83,38 @@ class Stats:
     world_steps: int = 0
     kernel_steps: int = 0
     handovers: int = 0
+    world_shots: int = 0  # shots the World took part in (the batch runner counts them)
+    lift_offs: int = 0  # taken in the kernel
+    landings: int = 0  # from flight, in the kernel
+    hole_slides: int = 0  # kernel steps ending over the hole's disc, still held up
+    why: dict[int, int] = field(default_factory=dict)  # lone_kernel.WHY_* -> hand-overs
 
 
 def setup(w) -> Setup:
     """The kernel's fixed inputs for World ``w`` (lone_kernel.run_plain's ``geo`` and ``tops``)."""
     p = w.params
-    geo = np.array([p.dt, w.board.half, w.board.hole_radius, lone_kernel.WALL_MARGIN, w._wall_top])
+    touch = tumbles.TOUCH_FRACTION * p.collision_slop  # as tumbles.sweep computes it
+    geo = np.array([p.dt, w.board.half, w.board.hole_radius, w._wall_top, touch])
     plats = w.board.platforms  # the order of the World's wall boxes
     tops = np.array([[q.x, q.y, q.width / 2, q.depth / 2, q.height] for q in plats]).reshape(-1, 5)
     q = lone_kernel.pitch_params(
         a=p.die_size, g=p.gravity, mu_pitch=p.mu_pitch, mu_landing=p.mu_landing,
         hop_lift=p.hop_lift, hop_min_speed=p.hop_min_speed, tip_rate=pitch.tip_rate(p),
         edge_inertia=pitch.edge_inertia(p), mass=p.die_mass, dt=p.dt,
+        restitution_landing=p.restitution_landing,
     )  # fmt: skip
-    return Setup(geo, np.ascontiguousarray(tops), tuple(q.name for q in plats), q, Buffers(), w)
+    pitch._consts(w)  # the World's pitch_step parameters, as its pitch.step_die makes them
+    qk = w._pitch_consts[2]
+    names = tuple(q.name for q in plats)
+    return Setup(geo, np.ascontiguousarray(tops), names, q, qk, Buffers(), w)
 
 
 def plain(w, d: DieRecord) -> bool:
-    """After the World's last step the lone die is one the kernel models (lone_kernel): flat or in
-    flight with the World's kick pending, or pitched on its edge (the World kicks at the next
-    step), and no contact cached in the Space."""
-    if not (
+    """After the World's last step the lone die is in a state the kernel models (lone_kernel):
+    on the board or a platform's top, flat, pitched on an edge or in flight, with no contact
+    cached in the Space (the kernel takes the World's pending kick, or kicks as the World's next
+    step would)."""
+    return (
         w._pairs_used == 0
         and d.status == ON_BOARD
         and d.fall_time is None
@@ -102,11 +122,7 @@ def plain(w, d: DieRecord) -> bool:
         and d.on_die is None
         and d.lean is None
         and len(w._order) == 1
-    ):
-        return False
-    if d.pitch is not None and not d.airborne:
-        return True
-    return w._pending is not None and w._current and not w._dirty
+    )
 
 
 def max_steps(w, max_time: float) -> int:
@@ -136,14 +152,15 @@ def run_to_rest(
         evolve.step(w)
         if stats is not None:
             stats.world_steps += 1
-        if plain(w, d):
+        # run_until_rest's rest test (skipped when the step's own screen says it moves)
+        if not (w._screened >= 0 and not w._screened & moving and w._current and not w._dirty):
+            rested = rest.at_rest(w)
+            if rested:
+                break
+        if w.steps < limit and plain(w, d):
             ended, _ = _kernel_phase(w, d, limit, fixed, stats)
             if ended is not None:
                 return ended, ended.rested
-            continue  # the World takes the next step (it was not resting: the kernel said so)
-        if w._screened >= 0 and not w._screened & moving and w._current and not w._dirty:
-            continue
-        rested = rest.at_rest(w)
     if rested:
         rest.settle(w)
     return None, rested
@@ -218,20 +235,42 @@ def run_launched(
     w = fixed.world
     code, steps = lone_kernel.run_lone(
         b.state, b.out, b.flags, w._prm, w._pts, fixed.groups, w._wall_boxes, w._sweep_prm,
-        fixed.geo, fixed.tops, w._footprint, b.where, b.pit, b.air, fixed.pitch, b.log, 0,
-        nsteps, b.pending,
+        fixed.geo, fixed.tops, w._footprint, b.where, b.pit, b.air, fixed.pitch, fixed.pitch_world,
+        b.log, b.why, 0, nsteps, b.pending,
     )  # fmt: skip
     if stats is not None:
         stats.kernel_steps += steps
+        _count(stats, fixed, code)
     if code == lone_kernel.NEEDS_WORLD:
         return None, steps
     return _ended(code, fixed), steps
 
 
+def _count(stats: Stats, fixed: Setup, code: int) -> None:
+    why = fixed.buffers.why.tolist()
+    if code == lone_kernel.NEEDS_WORLD:
+        stats.why[why[0]] = stats.why.get(why[0], 0) + 1
+    stats.lift_offs += why[lone_kernel.N_LIFT_OFFS]
+    stats.landings += why[lone_kernel.N_LANDINGS]
+    stats.hole_slides += why[lone_kernel.N_HOLE_SLIDES]
+
+
+# die.tumble's results, (orientation, side) -> orientation: 24 orientations, a few sides (an
+# Orientation checks itself on creation, which cost more than the kernel's whole shot)
+_TURNS: dict = {}
+
+
 def turned(orientation, fixed: Setup):
     """``orientation`` after the quarter turns the kernel logged (tumbles.tumble)."""
-    for side in fixed.buffers.log[1 : fixed.buffers.log[0] + 1].tolist():
-        orientation = turn(orientation, side * pitch.QUARTER)
+    log = fixed.buffers.log
+    if log[0] == 0:
+        return orientation
+    for side in log[1 : log[0] + 1].tolist():
+        key = (orientation, side)
+        nxt = _TURNS.get(key)
+        if nxt is None:
+            nxt = _TURNS[key] = turn(orientation, side * pitch.QUARTER)
+        orientation = nxt
     return orientation
 
 
@@ -256,6 +295,28 @@ def resume(w, d: DieRecord, go: Launch, steps: int, fixed: Setup) -> None:
     d.fresh = False  # the first step's half kick is done
     d.orientation = turned(d.orientation, fixed)
     _commit(w, d, d.pitch.cause if d.pitch is not None else "flick", fixed, w.steps + steps)
+
+
+def enter(w, d: DieRecord, orientation, steps: int, fixed: Setup) -> None:
+    """Put the state the kernel reached ``steps`` steps after the flick into World ``w``, whose
+    lone die ``d`` (in the Space, as any earlier shot left it) started from ``orientation``,
+    without putting it back and flicking it there first: its records as a fresh World's flick
+    and steps would have left them, :func:`resume`'s state, then the Space rebuilt canonically
+    around it (no cached contacts or broad-phase pairs, no bias velocities: :func:`rest.settle`'s
+    rebuild; the next step kicks anew, as the World would).  The batch runner's cheap reset (a
+    World per shot made and flicked costs more than the kernel's whole shot)."""
+    d.orientation = turned(orientation, fixed)
+    d.fresh = False  # the first step's half kick is done
+    d.fall_time = None
+    d.riding = False
+    d.lean = d.on_die = None
+    d.pitch = None
+    w.events.clear()
+    _commit(w, d, "flick", fixed, w.steps + steps)
+    # a Space rebuilt around the body where it is now: Chipmunk's broad phase then meets the walls
+    # as a fresh World's does (a body moved in one jump leaves its cached bounds and collision
+    # pairs behind, and a contact soon after can differ, up to 0.5 mm at rest; docs/sweep.md)
+    space.build_space(w, reuse=True)
 
 
 def _kernel_phase(
@@ -291,10 +352,12 @@ def _kernel_phase(
     start = w.steps
     code, steps = lone_kernel.run_lone(
         state, out, flags, w._prm, w._pts, fixed.groups, w._wall_boxes, w._sweep_prm, fixed.geo,
-        fixed.tops, w._footprint, where, pit, air, fixed.pitch, log, start, limit, pending,
+        fixed.tops, w._footprint, where, pit, air, fixed.pitch, fixed.pitch_world, log, b.why,
+        start, limit, pending,
     )  # fmt: skip
     if stats is not None:
         stats.kernel_steps += steps - start
+        _count(stats, fixed, code)
     d.orientation = turned(d.orientation, fixed)
     took = steps - start
     if code != lone_kernel.NEEDS_WORLD:
@@ -309,22 +372,31 @@ def _kernel_phase(
 
 def _commit(w, d: DieRecord, cause: str, fixed: Setup, steps: int) -> None:
     """The die's records and body from the kernel's buffers (the state after its last step)."""
+    _records(w, d, fixed)
+    pit = fixed.buffers.pit
+    if pit[0] != 0.0:
+        d.pitch = Pitch(float(pit[1]), float(pit[2]), int(pit[3]), float(pit[4]), cause)
+    else:
+        d.pitch = None
     b = fixed.buffers
-    names, where, pit, air = fixed.names, b.where, b.pit, b.air
+    _resume(w, d, b.state, b.out, b.flags, b.pending, steps)
+
+
+def _records(w, d: DieRecord, fixed: Setup) -> None:
+    """The die's level, straddle, flight and collision filter from the kernel's buffers."""
+    b = fixed.buffers
+    names, where, air = fixed.names, b.where, b.air
     level = names[where[0]] if where[0] >= 0 else None
     straddle = names[where[1]] if where[1] >= 0 else None
     airborne = bool(air[0] != 0.0)
     if airborne:
         d.z, d.vz = float(air[1]), float(air[2])
+    else:
+        d.z = d.vz = 0.0  # on the board or a top (flight._land)
     if (d.level, d.straddle, d.airborne) != (level, straddle, airborne) or airborne:
         # stepped off a top, cleared its edge, flew higher or lower (its height band)
         d.level, d.straddle, d.airborne = level, straddle, airborne
         d.shape.filter = space.die_filter(w, d)
-    if pit[0] != 0.0:
-        d.pitch = Pitch(float(pit[1]), float(pit[2]), int(pit[3]), float(pit[4]), cause)
-    else:
-        d.pitch = None
-    _resume(w, d, b.state, b.out, b.flags, b.pending, steps)
 
 
 def _resume(w, d: DieRecord, state, out, flags, pending, steps: int) -> None:

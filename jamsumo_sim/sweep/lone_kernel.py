@@ -1,9 +1,12 @@
 """A compiled model of one lone die's shot, step for step as its World would run it (numba).
 
-Covered: sliding flat (on the board, on a platform's top, straddling its edge), pitched on an edge
-(physics/pitch.py: the pendulum, quarter turns with their jump and landing, rocking back) and in
-flight (physics/flight.py: ballistic height, turns in the air), as long as no contact is possible.
-One model step is the World's (physics/evolve.py), bit for bit:
+Covered: sliding flat (on the board, on a platform's top, straddling its edge, across the hole
+while its footprint holds it up), pitched on an edge (physics/pitch.py: the pendulum in
+step_kernels.pitch_step, the World's own compiled step; quarter turns with their jump, unless it
+meets a wall, and landing; rocking back; lifting off), in flight (physics/flight.py: ballistic
+height, turns in the air, the landing on the board or a platform's top, flat or on an edge, and
+its rebound) and off the side, as long as no contact is possible.  One model step is the World's
+(physics/evolve.py), bit for bit:
 
 - the kick the World would make at the step's start when it has none pending (after a flick: a
   half step; after a pitched step or a status change): step_kernels.swept_substeps and kick;
@@ -14,10 +17,18 @@ One model step is the World's (physics/evolve.py), bit for bit:
   collision steps), then the bookkeeping the World's support.after_step would do (platforms,
   pitch, flight) in the same arithmetic, in the same order.
 
-:func:`run_lone` stops *before* a step that may do something it does not model (a wall within
-reach, the hole's disc, a lift-off, a landing from flight, the edge while pitched or flying) and
-the World takes that step; it ends the shot itself at rest, off the board or out of steps.
-sweep/lone.py hands shots back and forth; tests/sweep/test_batch_lone.py checks whole shots.
+:func:`run_lone` stops *before* a step that may do something it does not model (a platform wall
+within reach, falling into the hole, pitched or flying over it, a pitched die tipping in at its
+rim, a quarter turn's jump that meets a wall, a lift-off too close to call: ``WHY_*``) and the
+World takes that step; it ends the shot itself at rest, off the board or out of steps.
+sweep/lone.py hands shots back and forth; tests/sweep/test_batch_lone.py and test_lone_paths.py
+check whole shots.
+
+Where the World's step is compiled already (step_kernels: kick, finish_step, swept_substeps,
+pitch_step, supported, wall_gap_at, py_hypot) the kernel calls it; what the World does in Python
+(pitch.step_die's loop past a landing or a lift-off, flight.step_die and _land, tumbles.sweep's
+first contact, support.tips_in) is restated here line for line, the same operations in the same
+order, and the tests hold the two to each other bit for bit.
 """
 
 from __future__ import annotations
@@ -27,7 +38,7 @@ import math
 import numpy as np
 
 from .. import kernel_cache, step_kernels
-from ..physics.flight import MAX_AIR_TURNS
+from ..physics.flight import FLAT_PITCH, MAX_AIR_TURNS
 from ..physics.pitch import MAX_SUBSTEP_ANGLE, MAX_TURNS_PER_STEP, QUARTER
 
 _CACHE = kernel_cache.configure()  # before numba compiles anything (same folder as step_kernels)
@@ -40,10 +51,18 @@ RESTED = 1  # every velocity under the rest thresholds after the last step (the 
 OFF = 2  # the centre passed the board's edge in the last step (the World's to_off_board)
 OUT_OF_STEPS = 3  # the step limit was reached, not at rest
 
-# Extra clearance (m) between the die's square and any platform wall beyond its reach in one
-# step before the kernel takes a step: Chipmunk only makes a contact between overlapping shapes,
-# so this is a safety margin, not a model parameter.
-WALL_MARGIN = 1.0e-3
+# Why run_lone handed a step to the World (its ``why[0]`` with NEEDS_WORLD; the benchmark counts them)
+WHY_WALL = 1  # a platform wall could be touched this step (Chipmunk's contact)
+WHY_PITCH_WALL = 2  # a quarter turn's jump meets a platform wall (tumbles.sweep)
+WHY_PITCH_HOLE = 3  # pitched near the hole (support.tips_in)
+WHY_HOLE = 4  # the centre over the hole's disc (support.hole_logic)
+WHY_PITCH_HIGH = 5  # the same on or at a platform's top
+WHY_LIFT_CLOSE = 6  # a lift-off too close to call (the edge's normal force within _LIFT_MARGIN)
+WHY_LOG = 7  # the quarter-turn log is full (sweep/lone.py reads it after each call)
+# what run_lone's ``why`` array counts after its first entry (tests and the benchmark see that the
+# kernel took these steps itself)
+N_LIFT_OFFS, N_LANDINGS, N_HOLE_SLIDES = 1, 2, 3
+N_WHY = 4
 
 # Clearance (m) a wall must keep from a sliding or flying die's square all step (Chipmunk makes a
 # contact only between touching shapes: this only absorbs rounding).
@@ -89,8 +108,8 @@ def _platform_logic(x, y, a, where, tops, walls, footprint):
 
 # layout of the pitch parameter vector (pitch_params)
 _Q_A, _Q_G, _Q_MU_PITCH, _Q_MU_LANDING, _Q_HOP_LIFT, _Q_HOP_MIN, _Q_TIP_RATE, _Q_I_EDGE = range(8)
-_Q_MASS, _Q_DT = 8, 9
-_N_PITCH_PARAMS = 10
+_Q_MASS, _Q_DT, _Q_E_LANDING = 8, 9, 10
+_N_PITCH_PARAMS = 11
 # layout of a pitch (physics/datatypes.Pitch; ``cause`` stays with the World's record)
 PITCHED, PHI, RATE, SIDE, HEADING = range(5)
 # layout of a flight (physics/flight.py: the DieRecord's airborne, z, vz)
@@ -132,18 +151,31 @@ def _swing(phi, rate, h, q):
     return phi1, math.copysign(math.sqrt(2.0 * left / q[_Q_I_EDGE]), rate1)
 
 
+# a lift-off decided this close to the edge's zero normal force (m/s^2) is the World's: Python's
+# (c - s) ** 2 is the C library's pow, the kernel's a product (step_kernels' own margin)
+LIFT_MARGIN = step_kernels._LIFT_MARGIN
+# _lift_off's answers
+_STAYS, _LIFTS, _TOO_CLOSE = 0, 1, 2
+
+
 @njit(**_JIT)
-def _lifts_off(phi, rate, q):
-    """flight.lifts_off and the rise the World needs to launch (then the World takes the step)."""
+def _lift_off(phi, rate, q):
+    """flight.lifts_off and the rise it needs (pitch.step_die's test): _LIFTS, _STAYS, or
+    _TOO_CLOSE when the normal force is within LIFT_MARGIN of zero (the World decides)."""
     if not (rate > 0.0 and phi < 0.25 * math.pi):
-        return False
-    a = q[_Q_A]
+        return _STAYS
+    half_a = 0.5 * q[_Q_A]
     c = math.cos(phi)
     s = math.sin(phi)
-    force = q[_Q_G] * (1.0 - 0.375 * (c - s) ** 2) - 0.5 * a * (c + s) * rate * rate
-    if not force < 0.0:
-        return False
-    return q[_Q_HOP_LIFT] * (0.5 * a * (math.cos(phi) - math.sin(phi)) * rate) > q[_Q_HOP_MIN]
+    if not q[_Q_HOP_LIFT] * (half_a * (c - s) * rate) > q[_Q_HOP_MIN]:
+        return _STAYS
+    d = c - s
+    force = q[_Q_G] * (1.0 - 0.375 * (d * d)) - half_a * (c + s) * rate * rate
+    if force < -LIFT_MARGIN:
+        return _LIFTS
+    if force < LIFT_MARGIN:
+        return _TOO_CLOSE
+    return _STAYS
 
 
 @njit(**_JIT)
@@ -182,11 +214,85 @@ def _round_half_even(x):
 
 
 @njit(**_JIT)
-def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log):
-    """pitch.step_die over one model step (after its collision steps) from the body's pose and
-    velocities.  Returns (ok, x, y, vx, vy, spin) with ``pit`` and ``log`` (the quarter turns'
-    sides, ``log[0]`` of them) updated, or ok False if the World must take this step (a lift-off,
-    or a landing where physics/tumbles.sweep could meet a wall: on or at a platform's top)."""
+def _meets_box(sx, sy, mx, my, half, angle, box, tol):
+    """tumbles.first_contact(start, move, half, angle, the wall box, tol) is not None: the square
+    at (sx, sy) moved by s (mx, my), 0 <= s <= 1, overlaps the box by more than ``tol`` beyond
+    its overlap at s = 0 (line for line: the same products and comparisons)."""
+    cx = 0.5 * (box[0] + box[2])
+    cy = 0.5 * (box[1] + box[3])
+    hx = 0.5 * (box[2] - box[0])
+    hy = 0.5 * (box[3] - box[1])
+    c = math.cos(angle)
+    s = math.sin(angle)
+    ax0, ax1, ay0, ay1 = c, s, -s, c
+    dx, dy = sx - cx, sy - cy
+    reach = np.empty(4)
+    cen = np.empty(4)
+    rate = np.empty(4)
+    depth0 = math.inf
+    for k in range(4):
+        if k == 0:
+            n0, n1 = ax0, ax1
+        elif k == 1:
+            n0, n1 = ay0, ay1
+        elif k == 2:
+            n0, n1 = 1.0, 0.0
+        else:
+            n0, n1 = 0.0, 1.0
+        r = half * (abs(n0 * ax0 + n1 * ax1) + abs(n0 * ay0 + n1 * ay1))
+        r += hx * abs(n0 * 1.0 + n1 * 0.0) + hy * abs(n0 * 0.0 + n1 * 1.0)
+        reach[k] = r
+        cen[k] = n0 * dx + n1 * dy
+        rate[k] = n0 * mx + n1 * my
+        d = r - abs(cen[k])
+        if k == 0 or d < depth0:  # Python's min: the first of equals
+            depth0 = d
+    level = (0.0 if depth0 < 0.0 else depth0) + tol  # Python's max(depth0, 0.0)
+    s_in = -math.inf
+    s_out = math.inf
+    found = False
+    for k in range(4):
+        lim = reach[k] - level
+        c = cen[k]
+        m = rate[k]
+        if m == 0.0:
+            if abs(c) >= lim:
+                return False  # separated on this axis all along the jump
+            continue
+        p = (-lim - c) / m
+        q = (lim - c) / m
+        lo, hi = (q, p) if q < p else (p, q)  # sorted()
+        if lo > s_in:
+            s_in = lo
+            found = True
+        if hi < s_out:
+            s_out = hi
+    return not (not found or s_in >= s_out or s_in > 1.0 or s_out <= 0.0)
+
+
+@njit(**_JIT)
+def _jump_blocked(x, y, angle, mx, my, walls, half, tol):
+    """tumbles.sweep(walls=True) of a lone die finds a platform wall on the jump (mx, my)."""
+    for k in range(walls.shape[0]):  # noqa: SIM110 (a loop numba compiles)
+        if _meets_box(x, y, mx, my, half, angle, walls[k], tol):
+            return True
+    return False
+
+
+# _pitch_step's answers (a negative one: -WHY_..., the World takes the step)
+_PITCH_DONE, _LIFTED = 1, 2
+
+
+@njit(**_JIT)
+def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol):
+    """pitch.step_die's Python loop over one model step (after its collision steps) from the
+    body's pose and velocities, for the steps step_kernels.pitch_step leaves to it: quarter turns
+    (their jump and landing) and lift-offs.  Returns (answer, x, y, vx, vy, spin) with ``pit``
+    and ``log`` (the quarter turns' sides, ``log[0]`` of them) updated; _LIFTED: it left the
+    surface (flight.launch: ``air`` holds its height over ``base`` and rise), -WHY_...: the World
+    must take this step (``pit`` and ``log`` then partly updated: the caller restores them):
+    a quarter turn whose jump meets a platform wall (tumbles.sweep's ``tol``: pitch._land stops
+    it there, strikes the wall, may fall back) is the World's."""
     phi = pit[PHI]
     rate = pit[RATE]
     side = int(pit[SIDE])
@@ -205,19 +311,36 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log):
         vx, vy = vx * scale, vy * scale
         spin = math.copysign(max(0.0, abs(spin) - dspin), spin)
         phi, rate = _swing(phi, rate, h, q)
-        if _lifts_off(phi, rate, q):
-            return False, x, y, vx, vy, spin
+        off = _lift_off(phi, rate, q)
+        if off == _TOO_CLOSE:
+            return -WHY_LIFT_CLOSE, x, y, vx, vy, spin
+        if off == _LIFTS:
+            # flight.launch: the pitch turns on in the air at hop_lift of its rate, the centre
+            # rising at hop_lift of the rise its turn about the edge gives
+            half_a = 0.5 * q[_Q_A]
+            vz = q[_Q_HOP_LIFT] * (half_a * (math.cos(phi) - math.sin(phi)) * rate)
+            log[0] = n_log
+            pit[PITCHED] = 1.0
+            pit[PHI] = phi
+            pit[RATE] = q[_Q_HOP_LIFT] * rate
+            pit[SIDE] = side
+            air[AIRBORNE] = 1.0
+            air[Z] = base + _lift(phi, q[_Q_A])
+            air[VZ] = vz
+            return _LIFTED, x, y, vx, vy, spin
         if phi <= 0.0 and rate <= 0.0:
             pitched = False
             break
         if phi >= QUARTER:
-            if high or n_log + 1 >= log.shape[0]:
-                return False, x, y, vx, vy, spin
-            turns += 1
-            land_rate = math.sqrt(2.0 * _pitch_energy(phi, rate, q) / q[_Q_I_EDGE])
+            if n_log + 1 >= log.shape[0]:
+                return -WHY_LOG, x, y, vx, vy, spin
             ang = a + side * QUARTER
             cx, cy = math.cos(ang), math.sin(ang)
             mx, my = q[_Q_A] * cx, q[_Q_A] * cy
+            if _jump_blocked(x, y, a, mx, my, walls, 0.5 * q[_Q_A], tol):
+                return -(WHY_PITCH_HIGH if high else WHY_PITCH_WALL), x, y, vx, vy, spin
+            turns += 1
+            land_rate = math.sqrt(2.0 * _pitch_energy(phi, rate, q) / q[_Q_I_EDGE])
             x, y = x + 1.0 * mx, y + 1.0 * my  # the jump (nothing in the way: checked before)
             n_log += 1
             log[n_log] = side
@@ -234,27 +357,106 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log):
     pit[PHI] = phi
     pit[RATE] = rate
     pit[SIDE] = side
-    return True, x, y, vx, vy, spin
+    return _PITCH_DONE, x, y, vx, vy, spin
 
 
 def pitch_params(
     *, a: float, g: float, mu_pitch: float, mu_landing: float, hop_lift: float,
     hop_min_speed: float, tip_rate: float, edge_inertia: float, mass: float, dt: float,
+    restitution_landing: float,
 ) -> np.ndarray:  # fmt: skip
     """The pitch model's parameters as one vector (computed by physics/pitch.py's functions)."""
     q = np.empty(_N_PITCH_PARAMS)
     q[_Q_A], q[_Q_G], q[_Q_MU_PITCH], q[_Q_MU_LANDING] = a, g, mu_pitch, mu_landing
     q[_Q_HOP_LIFT], q[_Q_HOP_MIN], q[_Q_TIP_RATE] = hop_lift, hop_min_speed, tip_rate
     q[_Q_I_EDGE], q[_Q_MASS], q[_Q_DT] = edge_inertia, mass, dt
+    q[_Q_E_LANDING] = restitution_landing
     return q
 
 
 @njit(**_JIT)
-def _flight_step(x, y, pitched, air, pit, q, tops, log):
-    """flight.step_die over one model step at the centre (x, y) the step ended at.  Returns False
-    (nothing changed) if the World must take this step: the lowest edge reaches the surface (a
-    landing) or the die is over the hole.  Else ``air`` (AIRBORNE, Z, VZ), ``pit`` and ``log``
-    hold the new height, pitch and the quarter turns in the air."""
+def _edge_landing(phi, rate, u, vz, e, mu, a):
+    """flight.edge_landing, line for line."""
+    c, s = math.cos(phi), math.sin(phi)
+    rx, rz = -0.5 * a * (c - s), 0.5 * a * (c + s)
+    k = 6.0 / (a * a)  # m / I_cm
+    vcx, vcz = u - rate * rz, vz + rate * rx  # the edge's velocity
+    if vcz >= 0.0:
+        return rate, u, vz, vcz  # not closing: no impact
+    m11, m12, m22 = 1.0 + k * rz * rz, -k * rx * rz, 1.0 + k * rx * rx
+    tx, tz = -vcx, -(1.0 + e) * vcz
+    det = m11 * m22 - m12 * m12
+    px, pz = (m22 * tx - m12 * tz) / det, (m11 * tz - m12 * tx) / det
+    if abs(px) > mu * pz:
+        sign = math.copysign(1.0, vcx)
+        den = m22 - m12 * mu * sign
+        if den > 0.0:
+            pz = tz / den
+            px = -mu * sign * pz
+    u1, vz1 = u + px, vz + pz
+    rate1 = rate + k * (-px * rz + pz * rx)
+    e0 = 0.5 * (u * u + vz * vz) + a * a * rate * rate / 12.0
+    e1 = 0.5 * (u1 * u1 + vz1 * vz1) + a * a * rate1 * rate1 / 12.0
+    if e1 > e0 > 0.0:
+        f = math.sqrt(e0 / e1)
+        u1, vz1, rate1 = u1 * f, vz1 * f, rate1 * f
+    return rate1, u1, vz1, vz1 + rate1 * rx
+
+
+@njit(**_JIT)
+def _land(phi, top, z1, vz1, vx, vy, pitched, pit, q):
+    """flight._land for a lone die (nothing but the board or a platform's top under it): the
+    landing impact.  Returns (rebounds, vx, vy, the rebound's vz, the pitch rate after);
+    ``pit[PHI]`` is the pitch's phi (updated by the caller)."""
+    a = q[_Q_A]
+    hop_min = q[_Q_HOP_MIN]
+    mu = q[_Q_MU_LANDING]
+    zc = top + _lift(phi, a)
+    t = vz1 * vz1 - 2.0 * q[_Q_G] * (zc - z1)
+    vz = -math.sqrt(t if t > 0.0 else 0.0)  # Python's max(0.0, t)
+    e = q[_Q_E_LANDING]
+    rate = pit[RATE]
+    if not pitched or (phi < FLAT_PITCH and rate == 0.0):
+        if e * -vz < hop_min:
+            e = 0.0
+        v = py_hypot(vx, vy)
+        if v > 0.0:
+            t = v - mu * (1.0 + e) * -vz
+            keep = (t if t > 0.0 else 0.0) / v
+            vx, vy = vx * keep, vy * keep
+        vz_out, rate1 = -e * vz, 0.0
+    else:
+        hx, hy = math.cos(pit[HEADING]), math.sin(pit[HEADING])
+        u = vx * hx + vy * hy
+        rate1, u1, vz_out, vcz = _edge_landing(phi, rate, u, vz, e, mu, a)
+        if vcz < hop_min:
+            rate1, u1, vz_out, vcz = _edge_landing(phi, rate, u, vz, 0.0, mu, a)
+            vz_out = 0.0
+        rz = 0.5 * a * (math.cos(phi) + math.sin(phi))
+        slide = u1 if vz_out > 0.0 else u1 - rate1 * rz
+        if vz_out <= 0.0:
+            a2 = a * a
+            e_in = 0.5 * (u * u + vz * vz) + a2 * rate * rate / 12.0
+            e_out = 0.5 * slide * slide + a2 * rate1 * rate1 / 3.0
+            if e_out > e_in:
+                f = math.sqrt(e_in / e_out)
+                slide, rate1 = slide * f, rate1 * f
+        vx, vy = vx + (slide - u) * hx, vy + (slide - u) * hy
+    return vz_out > 0.0, vx, vy, vz_out, rate1
+
+
+# _flight_step's answers
+_FLIES, _LANDED, _FLIGHT_WORLD = 0, 1, 2
+
+
+@njit(**_JIT)
+def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where):
+    """flight.step_die over one model step at the centre (x, y) the step ended at, with the
+    step's velocities (vx, vy).  Returns (answer, vx, vy): _FLIES (``air``, ``pit`` and ``log``
+    hold the new height, pitch and the quarter turns in the air), _LANDED (flight._land: on the
+    board or a platform's top, ``where[0]``, or rebounding, still in flight; the velocities
+    changed), or _FLIGHT_WORLD with nothing changed (the quarter-turn log is full; over the
+    hole the caller has handed the step over already)."""
     dt = q[_Q_DT]
     g = q[_Q_G]
     z1 = air[Z] + dt * air[VZ] - 0.5 * g * dt * dt
@@ -268,34 +470,72 @@ def _flight_step(x, y, pitched, air, pit, q, tops, log):
         while phi >= QUARTER and turns < MAX_AIR_TURNS:
             phi -= QUARTER
             n_log += 1
+            if n_log >= log.shape[0]:
+                return _FLIGHT_WORLD, vx, vy
             log[n_log] = side
             turns += 1
         while phi < 0.0 and turns < MAX_AIR_TURNS:
             phi += QUARTER
             n_log += 1
+            if n_log >= log.shape[0]:
+                return _FLIGHT_WORLD, vx, vy
             log[n_log] = side + 2
             turns += 1
         phi = min(max(phi, 0.0), QUARTER)
     low1 = z1 - _lift(phi, q[_Q_A])
     top = 0.0  # the board, or the top of the platform the centre is over (board.platform_at)
+    plat = -1
     for k in range(tops.shape[0]):
         if abs(x - tops[k, 0]) <= tops[k, 2] and abs(y - tops[k, 1]) <= tops[k, 3]:
             top = tops[k, 4]
+            plat = k
             break
-    if not low1 > top or n_log + 1 >= log.shape[0]:
-        return False
     log[0] = n_log
-    air[Z] = z1
-    air[VZ] = vz1
     if pitched:
         pit[PHI] = phi
-    return True
+    if low1 > top:
+        air[Z] = z1
+        air[VZ] = vz1
+        return _FLIES, vx, vy
+    rebounds, vx, vy, vz_out, rate1 = _land(phi, top, z1, vz1, vx, vy, pitched, pit, q)
+    if rebounds:
+        air[Z] = top + _lift(phi, q[_Q_A])
+        air[VZ] = vz_out
+        if pitched:
+            pit[RATE] = rate1
+        return _LANDED, vx, vy
+    air[AIRBORNE] = 0.0
+    air[Z] = 0.0
+    air[VZ] = 0.0
+    if plat >= 0:
+        where[0] = plat
+    if pitched and (phi >= FLAT_PITCH or rate1 > 0.0):
+        pit[RATE] = rate1
+    else:
+        pit[PITCHED] = 0.0
+    return _LANDED, vx, vy
 
 
 @njit(**_JIT)
-def _near_wall(x, y, angle, walls, half, reach):
-    """A platform wall box closer than ``reach`` to the die's square (the World's own screen)."""
-    return step_kernels.wall_gap_at(x, y, angle, walls, half, reach) < reach
+def _tips_in(x, y, angle, pit, q, hole_r):
+    """support.tips_in for a die pitched on the board at (x, y): its whole edge over the hole and
+    its centre of mass past the rim (then it goes in: the World's step)."""
+    a = q[_Q_A]
+    reach = hole_r + a
+    if x * x + y * y > reach * reach:
+        return False
+    half = 0.5 * a
+    ang = angle + pit[SIDE] * QUARTER
+    c, s = math.cos(ang), math.sin(ang)
+    mx, my = x + half * c, y + half * s
+    for k in (-1.0, 1.0):
+        ex, ey = mx - k * half * s, my + k * half * c
+        if ex * ex + ey * ey >= hole_r * hole_r:
+            return False
+    phi = pit[PHI]
+    lead = half * (1.0 - math.cos(phi) + math.sin(phi))
+    gx, gy = x + lead * c, y + lead * s
+    return gx * gx + gy * gy < hole_r * hole_r
 
 
 @njit(**_JIT)
@@ -361,7 +601,9 @@ def run_lone(
     pit: np.ndarray,
     air: np.ndarray,
     q: np.ndarray,
+    qk: np.ndarray,
     log: np.ndarray,
+    why: np.ndarray,
     steps: int,
     limit: int,
     pending: np.ndarray,
@@ -373,23 +615,29 @@ def run_lone(
     leading step) with ``out`` (1, 3) the kicked velocities, or ``pending[0]`` = -1 when the World
     has none (it kicks at the start of the next step: after a status change or a pitched step),
     -2 right after the flick (that kick is a half step).
-    ``geo``: (dt, half the board's side, hole radius, WALL_MARGIN, the walls' top); ``tops``: one
-    (x, y, width / 2, depth / 2) row per platform (``walls``' order); ``where``: (platform whose
-    top it is on, platform whose edge it straddles), -1 for none; ``pit``: its pitch (PITCHED,
-    PHI, RATE, SIDE, HEADING), ``air`` its flight (AIRBORNE, Z, VZ) and ``q`` :func:`pitch_params`;
-    ``log``: the quarter turns' sides (``log[0]`` of them); ``tops`` gains the platforms' heights
-    as a fifth column.  Returns (exit code, steps taken so far); the arrays then hold the state
-    after the last step taken (for NEEDS_WORLD: the World takes the next step from there)."""
+    ``geo``: (dt, half the board's side, hole radius, the walls' top, tumbles.sweep's tolerance);
+    ``tops``: one
+    (x, y, width / 2, depth / 2, height) row per platform (``walls``' order); ``where``: (platform
+    whose top it is on, platform whose edge it straddles), -1 for none; ``pit``: its pitch
+    (PITCHED, PHI, RATE, SIDE, HEADING), ``air`` its flight (AIRBORNE, Z, VZ), ``q``
+    :func:`pitch_params` and ``qk`` the World's step_kernels.pitch_params; ``log``: the quarter
+    turns' sides (``log[0]`` of them); ``why[0]``: with NEEDS_WORLD, the reason (WHY_...), and
+    ``why[N_LIFT_OFFS]`` .. the lift-offs, landings and steps over the hole this call took.
+    Returns (exit code, steps taken so far); the arrays then hold the state after the last step
+    taken (for NEEDS_WORLD: the World takes the next step from there)."""
     rows = np.zeros(1, dtype=np.intp)
+    st5 = np.empty(5)  # step_kernels.pitch_step's state
+    pit_before = np.empty(5)
     dt = geo[0]
     half = geo[1]
     hole_r = geo[2]
-    margin = geo[3]
-    wall_top = geo[4]
+    wall_top = geo[3]
     r2 = hole_r * hole_r
     r_corner = sprm[2]
     a_size = q[_Q_A]
     half_die = 0.5 * a_size
+    touch = geo[4]  # tumbles.sweep's tolerance
+    why[:] = 0
     while steps < limit:
         pitched = pit[PITCHED] != 0.0
         airborne = air[AIRBORNE] != 0.0
@@ -413,22 +661,15 @@ def run_lone(
         y = state[0, 1]
         a = state[0, 2]
         high = where[0] >= 0 or where[1] >= 0  # on or stepping off a top: above the walls
-        motion = (math.hypot(vx, vy) + abs(w) * r_corner) * dt
         # a platform wall within reach of the die's corners this step (or of a pitched die's
         # quarter-turn jump), or the hole within reach of a pitched die: the World takes it
         # the walls: low on the board, or in flight below their top (space.band_filter)
         walled = air[Z] < wall_top if airborne else not high
-        if walled:
-            if pitched and not airborne:
-                # a quarter turn may jump it a die's width (physics/tumbles.sweep meets walls)
-                if _near_wall(x, y, a, walls, half_die, margin + motion + a_size):
-                    return NEEDS_WORLD, steps
-            elif not _wall_open(x, y, a, vx, vy, w, walls, half_die, r_corner, dt, CONTACT_MARGIN):
-                return NEEDS_WORLD, steps
-        if pitched:
-            rh = hole_r + r_corner + margin + motion + 2.0 * a_size
-            if x * x + y * y < rh * rh:
-                return NEEDS_WORLD, steps
+        # (a pitched die's quarter-turn jump: _pitch_step looks for walls at its landing)
+        if walled and not _wall_open(x, y, a, vx, vy, w, walls, half_die, r_corner, dt,
+                                     CONTACT_MARGIN):  # fmt: skip
+            why[0] = WHY_WALL
+            return NEEDS_WORLD, steps
         n_sub = int(pending[2])
         lead = pending[3]
         # Chipmunk's collision steps: n equal ones, or a leading one and n - 1 equal ones
@@ -439,18 +680,58 @@ def run_lone(
             y = y + vy * h
             a = a + w * h
         past = max(abs(x), abs(y)) > half
-        if x * x + y * y < r2 or (past and (pitched or airborne)):
-            return NEEDS_WORLD, steps  # over the hole: the World's support rules
+        # over the hole's disc (support.hole_logic): a flat die its footprint still holds up
+        # slides on; falling, pitched or in flight there is the World's
+        if x * x + y * y < r2 and (
+            pitched or airborne or not step_kernels.supported(x, y, a, footprint, hole_r)
+        ):
+            why[0] = WHY_HOLE
+            return NEEDS_WORLD, steps
+        if x * x + y * y < r2:
+            why[N_HOLE_SLIDES] += 1
+        # support.after_step's bookkeeping: flight, or the pitch (the body's pose and velocities
+        # after it: j*, nv*), then off the side, then the platforms
+        jx, jy, nvx, nvy, nw = x, y, vx, vy, w
+        landed = False
+        lifted = False
         if airborne:
-            if not _flight_step(x, y, pitched, air, pit, q, tops, log):
-                return NEEDS_WORLD, steps  # it lands (or is over the hole): the World's rules
+            if not past:  # off the side whatever the flight does
+                ans, nvx, nvy = _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where)
+                if ans == _FLIGHT_WORLD:
+                    why[0] = WHY_LOG
+                    return NEEDS_WORLD, steps
+                landed = ans == _LANDED
+                if landed:
+                    why[N_LANDINGS] += 1
         elif pitched:
+            pit_before[:] = pit
             log0 = log[0]
-            pit_before = pit.copy()
-            ok, jx, jy, nvx, nvy, nw = _pitch_step(x, y, a, vx, vy, w, pit, q, high, log)
-            if not ok:
-                log[0] = log0
+            # the World's own compiled step first (pitch._kernel_step), its Python loop after
+            st5[0], st5[1], st5[2], st5[3], st5[4] = pit[PHI], pit[RATE], vx, vy, w
+            ans = step_kernels.pitch_step(st5, qk)
+            if ans != step_kernels.PITCH_PYTHON:
+                pit[PHI], pit[RATE] = st5[0], st5[1]
+                nvx, nvy, nw = st5[2], st5[3], st5[4]
+                if ans == step_kernels.PITCH_FLAT:
+                    pit[PITCHED] = 0.0
+            else:
+                base = tops[where[0], 4] if where[0] >= 0 else 0.0  # flight.base_height
+                ans, jx, jy, nvx, nvy, nw = _pitch_step(
+                    x, y, a, vx, vy, w, pit, q, high, log, base, air, walls, touch
+                )
+                if ans < 0:
+                    log[0] = log0
+                    pit[:] = pit_before
+                    why[0] = -ans
+                    return NEEDS_WORLD, steps
+                lifted = ans == _LIFTED
+                if lifted:
+                    why[N_LIFT_OFFS] += 1
+            if not (lifted or high) and pit[PITCHED] != 0.0 and _tips_in(jx, jy, a, pit, q, hole_r):
+                log[0] = log0  # the edge over the hole: it turns in about the rim (the World)
                 pit[:] = pit_before
+                air[AIRBORNE] = 0.0
+                why[0] = WHY_PITCH_HOLE
                 return NEEDS_WORLD, steps
         steps += 1
         state[0, 0] = x
@@ -460,11 +741,24 @@ def run_lone(
         state[0, 4] = vy
         state[0, 5] = w
         if past:
+            state[0, 0] = jx  # where a quarter turn's jump left it (support.to_off_board)
+            state[0, 1] = jy
             return OFF, steps
         code, _, kicked, ke_kicked, n_next, lead_next = step_kernels.finish_step(
             state, rows, flags, out, prm, points, groups, walls, sprm
         )
         if airborne:
+            if landed:
+                # flight._land set the body's velocity: the World reads it again and kicks; on
+                # the surface, flat, it is at rest if slow enough (rest.at_rest)
+                state[0, 3] = nvx
+                state[0, 4] = nvy
+                pending[0] = -1.0
+                if air[AIRBORNE] == 0.0 and pit[PITCHED] == 0.0:
+                    code = step_kernels.screen(state, rows, prm)[0]
+                    if code & step_kernels.ALL_RESTING:
+                        return RESTED, steps
+                continue
             # in flight nothing else changes; a state the screen finds resting drops the kick
             if code & step_kernels.ALL_RESTING:
                 pending[0] = -1.0
@@ -474,7 +768,12 @@ def run_lone(
                 pending[2] = n_next
                 pending[3] = lead_next
             continue
-        changed = high and _platform_logic(x, y, a, where, tops, walls, footprint)
+        if lifted:
+            where[0] = -1  # flight.launch: off its top or edge
+            where[1] = -1
+            changed = True
+        else:
+            changed = high and _platform_logic(x, y, a, where, tops, walls, footprint)
         if pitched:
             # the pitch moved and slowed the body: the World reads it again and kicks
             state[0, 0] = jx
