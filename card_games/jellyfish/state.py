@@ -48,6 +48,14 @@ ROUND = RoundSpec(
 # ever; no normal game comes near this many turns (a turn normally takes one or two cards off
 # the pile for good, and there are 80).
 MAX_TURNS = 200
+
+# How a game ends: the code of its --json result (``end``) and the reason the log gives for it.
+END_REASONS = {
+    "three_sets": "seat {seat} completed {count} sets",
+    "pile_exhausted": "the draw pile ran out",
+    "turn_limit": "{limit} turns were played (safety limit)",
+}
+
 # History entries one turn can add: draw, give it, steal, give a stolen Cover, cover, Cover draw.
 ENTRIES_PER_TURN = 6
 
@@ -74,6 +82,7 @@ class JellyfishState(State):
         self.tasks: list[dict[str, Any]] = [{"kind": "deal", "seat": s} for s in range(n)]
         self.turn_count = 0
         self.over = False
+        self.ended_by = ""  # the code of END_REASONS the game ended by
         self.end_reason = ""
         self._draw: tuple[int, CardDraw] | None = None  # cache of _chance()
 
@@ -205,7 +214,7 @@ class JellyfishState(State):
     # False when the task needs a decision or a chance outcome.
     def _auto_draw(self) -> bool:
         if not self.pile_size():
-            self._end("the draw pile ran out")
+            self._end("pile_exhausted")
             return True
         if self.pile:
             return False  # a chance node
@@ -226,7 +235,7 @@ class JellyfishState(State):
             self.say(f"Seat {self.active} has nothing left to cover and skips Cover.")
             return True
         if not self.pile_size():
-            self._end("the draw pile ran out")
+            self._end("pile_exhausted")
             return True
         return False
 
@@ -263,7 +272,7 @@ class JellyfishState(State):
         if self.turn_count:
             self.turns.advance()
         if self.turn_count >= MAX_TURNS:
-            self._end(f"{MAX_TURNS} turns were played (safety limit)")
+            self._end("turn_limit", limit=MAX_TURNS)
             return
         self.turn_count += 1
         self.tasks.extend({"kind": step} for step in TURN_STEPS)
@@ -330,7 +339,7 @@ class JellyfishState(State):
         )
         if count >= self.deck.to_win:
             # the game is won at once; a Cover card on the winning set just stays where it lies
-            self._end(f"seat {seat} completed {count} sets")
+            self._end("three_sets", seat=seat, count=count)
             return
         cover = self.covers[seat].pop(kind, None)
         if cover is not None:
@@ -341,21 +350,19 @@ class JellyfishState(State):
                 0, {"kind": "give", "seat": seat, "card": card, "why": "cover", "secret": True}
             )
 
-    def _end(self, reason: str) -> None:
+    def _end(self, code: str, **details: int) -> None:
+        """End the game by one of END_REASONS (``details`` fill in its wording)."""
         self.over = True
-        self.end_reason = reason
+        self.ended_by = code
+        self.end_reason = reason = END_REASONS[code].format(**details)
         self.turns.game_over = True
         winners = " and ".join(f"seat {s}" for s in self.winners())
         self.say(f"Game over: {reason}. Winner: {winners}.")
 
     # -- results ---------------------------------------------------------------------------------
     def end_code(self) -> str | None:
-        """How the game ended, for ``--json``: three_sets, pile_exhausted or turn_limit."""
-        if not self.over:
-            return None
-        if any(len(sets) >= self.deck.to_win for sets in self.completed):
-            return "three_sets"
-        return "turn_limit" if self.end_reason.endswith("(safety limit)") else "pile_exhausted"
+        """How the game ended, for ``--json``: a code of END_REASONS (None while it goes on)."""
+        return self.ended_by if self.over else None
 
     def turns_played(self) -> int:
         """Whole turns taken (a turn is several decisions), as the log numbers them."""

@@ -72,9 +72,13 @@ class Pieces:
 
     @classmethod
     def of(cls, own: Mapping[str, Sequence[int]], jams: Sequence[int]) -> Pieces:
-        values = {t: tuple(sorted(v)) for t, v in own.items()}
+        values: dict[str, tuple[int, ...]] = {}
+        totals: dict[str, int] = {}
+        for pastry_type, pieces in own.items():  # a loop: one is made per order decision
+            values[pastry_type] = tuple(sorted(pieces))
+            totals[pastry_type] = sum(pieces)
         ordered = tuple(sorted(jams))
-        return cls(values, {t: sum(v) for t, v in values.items()}, ordered, sum(ordered))
+        return cls(values, totals, ordered, sum(ordered))
 
     def without(self, pastry_type: str, value: int, is_jam: bool) -> Pieces:
         """These pieces less one piece of ``value`` (a jam card, or one of ``pastry_type``)."""
@@ -93,8 +97,11 @@ class Pieces:
         if not exact:
             # Own pieces of a type all go to it; jam covers what is left (saturating at the need).
             totals = self.totals
-            deficit = [d for t, n in remaining if (d := n - totals.get(t, 0)) > 0]
-            return _jam_fills(deficit, self.jams, self.jam_total)
+            deficit = []
+            for t, n in remaining:  # a loop, not a comprehension: asked for every order shown
+                if n > totals.get(t, 0):
+                    deficit.append(n - totals.get(t, 0))
+            return not deficit or _jam_fills(deficit, self.jams, self.jam_total)
         needs = [(t, n) for t, n in remaining if n > 0]
         if not needs:
             return True

@@ -44,6 +44,15 @@ ORDERS = "getting orders ready"
 # the game ends and coins decide. Ordinary games end long before (see the rules notes).
 MAX_ROUNDS = 40
 
+# How a game ends: the code of its --json result (``end``) and the reason the log gives for it.
+END_REASONS = {
+    "four_exact_orders": "seat {seat} has completed {count} exact orders",
+    "exact_orders": "seat {seat} has completed {count} exact orders",  # another catalog's count
+    "orders_exhausted": "every order has been completed",
+    "pastry_exhausted": "no pastry cards are left to bake",
+    "round_limit": "the {limit}-round limit is reached",
+}
+
 # Chance steps waiting to be sampled.
 SHUFFLE_PASTRIES = "shuffle pastries"
 SHUFFLE_ORDERS = "shuffle orders"
@@ -137,8 +146,8 @@ _HANDS_REMEMBERED = 1 << 14
 @dataclass(frozen=True)
 class CatalogTables:
     """What the rules look up all game long, made once per catalog: each order's fill action
-    and log label by order id, the ids of the Kitty cards, each card's kind, and for a seat's
-    holdings (see ``JumbleJamState.holdings``) its pieces and which orders it can fill."""
+    and log label by order id, the ids of the Kitty cards, each card's kind, which orders a seat's
+    holdings (see ``JumbleJamState.holdings``) can fill, and the ways to add a piece to one."""
 
     fills: dict[str, Action]
     labels: dict[str, str]
@@ -147,8 +156,7 @@ class CatalogTables:
     # holdings + (exact only,) -> {order id: can fill}, answered on first ask: the same holdings
     # recur all game long (a seat is asked at every turn of a round) and from game to game
     can_fill: dict[tuple[Any, ...], dict[str, bool]] = field(default_factory=dict)
-    pieces: dict[tuple[Any, ...], Pieces] = field(default_factory=dict)  # holdings -> pieces
-    # (holdings, exact only, order id, what it still lacks) -> the moves adding a piece to it
+    # (exact only, what the order still lacks, the useful pieces) -> the moves adding a piece
     adds: dict[tuple[Any, ...], tuple[Action, ...]] = field(default_factory=dict)
 
     def answers_for(self, key: tuple[Any, ...]) -> dict[str, bool]:
@@ -257,6 +265,7 @@ class JumbleJamState(State):
         self.building: dict[str, Any] | None = None  # {"order", "cards": [[id, as]], "tokens"}
         self.kitty: tuple[int, int] | None = None  # (thief, victim) awaiting the random card
         self.over = False
+        self.ended_by = ""  # the code of END_REASONS the game ended by
         self.end_reason = ""
         # caches, never part of the position: legal actions of the current node, the free jar
         # edges and their jar moves (kept up to date jar by jar), the log per seat
@@ -303,7 +312,8 @@ class JumbleJamState(State):
             return CHANCE
         if self.discard_queue:
             return self.discard_queue[0]
-        return self.turns.seat
+        turns = self.turns  # ``turns.seat`` written out: this is asked at every move
+        return turns.order[turns.position]
 
     def phase_name(self) -> str:
         if self.over:
@@ -379,8 +389,11 @@ class JumbleJamState(State):
         return sum(1 for c in self.completed[seat] if c["exact"])
 
     def _first_of_kind(self, seat: int, kind: str) -> str:
-        cards = self.cat.cards
-        return next(c for c in self.hands[seat] if cards[c].kind == kind)  # hands stay sorted
+        kinds = self._tables.kinds
+        for cid in self.hands[seat]:  # hands stay sorted
+            if kinds[cid] == kind:
+                return cid
+        raise ValueError(f"seat {seat} holds no {kind}")
 
     def holdings(self, seat: int) -> tuple[Any, ...]:
         """What decides which orders ``seat`` can fill: the kinds of its cards (cards of one
@@ -388,19 +401,11 @@ class JumbleJamState(State):
         kinds = sorted(map(self._tables.kinds.__getitem__, self.hands[seat]))
         return (tuple(kinds), self.token_type[seat], self.pastry_tokens[seat])
 
-    def _pieces(self, seat: int, holdings: tuple[Any, ...] | None = None) -> Pieces:
-        """A hand's order pieces: values per pastry type (tokens included) and jam values
-        (remembered per holdings: worked out once, then looked up)."""
-        key = holdings or self.holdings(seat)
-        memo = self._tables.pieces
-        pieces = memo.get(key)
-        if pieces is None:
-            if len(memo) >= _HANDS_REMEMBERED:
-                memo.clear()
-            pieces = memo[key] = self._count_pieces(seat)
-        return pieces
+    def _pieces(self, seat: int) -> Pieces:
+        """A hand's order pieces: values per pastry type (tokens included) and jam values.
 
-    def _count_pieces(self, seat: int) -> Pieces:
+        Worked out afresh when needed: remembered per hand they were seldom asked for again,
+        and the garbage collector had to look through every one kept."""
         own: dict[str, list[int]] = {}
         jams: list[int] = []
         cards, wild = self.cat.cards, self.cat.wild
@@ -422,7 +427,11 @@ class JumbleJamState(State):
         cards = self.cat.cards
         for cid, as_type in self.building["cards"]:
             got[as_type] = got.get(as_type, 0) + cards[cid].pastries
-        return {t: n - got.get(t, 0) for t, n in order.needs if n > got.get(t, 0)}
+        remaining = {}
+        for t, n in order.needs:  # loops rather than comprehensions on the paths of every move:
+            if n > got.get(t, 0):  # a comprehension is a function call of its own (Python 3.11)
+                remaining[t] = n - got.get(t, 0)
+        return remaining
 
     # -- legal actions -------------------------------------------------------------------
     def _legal_actions(self, seat: int) -> list[Action]:
@@ -488,32 +497,45 @@ class JumbleJamState(State):
         for oid in self.display:
             can = answers.get(oid)
             if can is None:
-                pieces = pieces or self._pieces(seat, holdings)
+                pieces = pieces or self._pieces(seat)
                 can = answers[oid] = pieces.can_cover(self.cat.orders[oid].needs, exact)
             if can:
                 acts.append(fills[oid])
         return acts
 
     def _build_actions(self, seat: int) -> list[Action]:
-        """The pieces ``seat`` can add to the order it is filling (remembered per situation)."""
+        """The pieces ``seat`` can add to the order it is filling, remembered per situation:
+        what the order still lacks (types in the order's order) and the pieces that could go to
+        it. Other cards play no part, so the same situations recur from hand to hand."""
         assert self.building is not None
         remaining = self.remaining_needs()
-        holdings = self.holdings(seat)
         exact = self.exact_only()
-        key = (holdings, exact, self.building["order"], tuple(remaining.items()))
+        key = (exact, tuple(remaining.items()), self.useful_pieces(seat, remaining))
         memo = self._tables.adds
         acts = memo.get(key)
         if acts is None:
             if len(memo) >= _HANDS_REMEMBERED:
                 memo.clear()
-            acts = memo[key] = tuple(self._work_out_adds(seat, remaining, holdings, exact))
+            acts = memo[key] = tuple(self._work_out_adds(seat, remaining, exact))
         return list(acts)
 
-    def _work_out_adds(
-        self, seat: int, remaining: dict[str, int], holdings: tuple[Any, ...], exact: bool
-    ) -> list[Action]:
+    def useful_pieces(self, seat: int, wanted: Mapping[str, int]) -> tuple[Any, ...]:
+        """What of ``seat``'s holdings could go to the pastry types ``wanted``: the kinds of its
+        cards of those types and of its jam cards, and its tokens if they are of one of them."""
+        cards, wild = self.cat.cards, self.cat.wild
+        useful = []
+        for cid in self.hands[seat]:
+            card = cards[cid]
+            if card.type in wanted or card.type == wild:
+                useful.append(card.kind)
+        useful.sort()
+        token_type = self.token_type[seat]
+        tokens = self.pastry_tokens[seat] if token_type in wanted else 0
+        return (tuple(useful), token_type if tokens else None, tokens)
+
+    def _work_out_adds(self, seat: int, remaining: dict[str, int], exact: bool) -> list[Action]:
         assert self.building is not None
-        pieces = self._pieces(seat, holdings)
+        pieces = self._pieces(seat)
         acts: list[Action] = []
 
         def feasible(as_type: str, value: int, is_jam: bool) -> bool:
@@ -655,16 +677,15 @@ class JumbleJamState(State):
             self.layout[slot] = self.deck.pop(0)
         while len(self.display) < self.display_size and self.order_deck:
             self.display.append(self.order_deck.pop(0))
-        cells = ", ".join(
-            f"{self.grid.slot_names[s]} {self.kind(c)}" for s, c in enumerate(self.layout) if c
-        )
+        names, kinds = self.grid.slot_names, self._tables.kinds
+        cells = ", ".join(f"{names[s]} {kinds[c]}" for s, c in enumerate(self.layout) if c)
         self.say(f"round {self.turns.round}: new batch — {cells or 'no cards'}")
         labels = self._tables.labels
         self.say("orders on display: " + ", ".join(labels[o] for o in self.display))
         if not self.display and not self.order_deck:
-            self._end("no orders are left")
+            self._end("orders_exhausted")  # (every order was completed: see _complete)
         elif not any(self.layout) and not self.deck and not self.discard:
-            self._end("no pastry cards are left to bake")
+            self._end("pastry_exhausted")
         else:
             self.pending.append(DIE)
 
@@ -681,6 +702,8 @@ class JumbleJamState(State):
         if ended == "turn" and not self._free:
             ended = self.turns.end_phase()  # a short layout can run out of edges
         if ended == "turn":
+            # the next seat's moves are the free jars: ready for its ask (a copy, as they change)
+            self._legal = (self.turns.seat, list(self._free_jars))
             return False
         self._after_work(ended)
         return True
@@ -689,16 +712,20 @@ class JumbleJamState(State):
         """Give each card to the strict majority of jars around it, then the hand limit."""
         assert ended == "phase", ended
         jars, layout, slot_edges = self.jars, self.layout, self.grid.slot_edges
+        names, kinds = self.grid.slot_names, self._tables.kinds
         for slot, cid in enumerate(layout):
             if cid is None:
                 continue
-            placed = [seat for seat in map(jars.__getitem__, slot_edges[slot]) if seat is not None]
+            placed = []
+            for edge in slot_edges[slot]:
+                if jars[edge] is not None:
+                    placed.append(jars[edge])
             winner = _strict_majority(placed)
             if winner is not None:  # a tie (or no jar) leaves the card on the table
                 self.hands[winner].append(cid)
                 self.hands[winner].sort()
                 layout[slot] = None
-                self.say(f"seat {winner} takes {self.kind(cid)} from {self.grid.slot_names[slot]}")
+                self.say(f"seat {winner} takes {kinds[cid]} from {names[slot]}")
         self.jars = [None] * len(self.grid.edges)
         self._free = None
         limit = self.cat.hand_limit
@@ -794,10 +821,12 @@ class JumbleJamState(State):
         how = "exactly" if exact else "with waste"
         extra = f" (+{bonus} for {self.die})" if bonus else ""
         self.say(f"seat {seat} completes {order.id} {how} for {coins} coins{extra}")
-        if self.exact_count(seat) >= self.cat.exact_orders_to_win:
-            self._end(f"seat {seat} has completed {self.cat.exact_orders_to_win} exact orders")
+        to_win = self.cat.exact_orders_to_win
+        if self.exact_count(seat) >= to_win:
+            code = "four_exact_orders" if to_win == 4 else "exact_orders"
+            self._end(code, seat=seat, count=to_win)
         elif not self.display and not self.order_deck:
-            self._end("every order has been completed")
+            self._end("orders_exhausted")
         else:
             self._advance(self.turns.advance(passed=False))
 
@@ -811,26 +840,19 @@ class JumbleJamState(State):
         )
         self.die = None
         if self.turns.round > MAX_ROUNDS:
-            self._end(f"the {MAX_ROUNDS}-round limit is reached")
+            self._end("round_limit", limit=MAX_ROUNDS)
         else:
             self._new_batch()
 
     def end_code(self) -> str | None:
-        """How the game ended, for ``--json`` (from the reason logged by :meth:`_end`)."""
-        if not self.over:
-            return None
-        reason = self.end_reason
-        if reason.endswith("exact orders"):
-            return "four_exact_orders" if self.cat.exact_orders_to_win == 4 else "exact_orders"
-        if reason.endswith("round limit is reached"):
-            return "round_limit"
-        if "pastry" in reason:
-            return "pastry_exhausted"
-        return "orders_exhausted"  # none left on display or in the deck
+        """How the game ended, for ``--json``: a code of END_REASONS (None while it goes on)."""
+        return self.ended_by if self.over else None
 
-    def _end(self, reason: str) -> None:
+    def _end(self, code: str, **details: int) -> None:
+        """End the game by one of END_REASONS (``details`` fill in its wording)."""
         self.over = True
-        self.end_reason = reason
+        self.ended_by = code
+        self.end_reason = reason = END_REASONS[code].format(**details)
         self.pending = []
         win = " and ".join(f"seat {s}" for s in self.winners())
         self.say(f"game over: {reason}. Coins {self.coins}; winner {win}")

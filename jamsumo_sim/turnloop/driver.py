@@ -150,8 +150,10 @@ def _step(state: State, agents: Sequence[Agent], player: int) -> dict[str, Any]:
 def _seat_move(state: State, agent: Agent, player: int) -> None:
     """One seat's move (``_ask``, written out): the legal list is worked out once and handed to
     the view (the random agent needs only it) and to ``apply_action``, which then need not
-    check the move again when it is one of the listed objects."""
-    legal = state.legal_actions(player)
+    check the move again when it is one of the listed objects. ``player`` is the seat to move
+    (the caller just asked), so the list comes straight from the rules' hook: what
+    ``legal_actions`` returns for that seat, without asking again who is to move."""
+    legal = state._legal_actions(player)
     action = agent.act(SeatView(state, player, legal))
     state.apply_action(action, known_legal=legal)  # raises IllegalAction with the reason
 
@@ -204,7 +206,7 @@ def _play_moves(
     while (player := state.current_player()) != TERMINAL:
         if len(state.history) >= limit:
             raise RuntimeError(f"{game.name}: no end after {limit} moves (bound exceeded)")
-        seen = len(state.log)
+        seen = len(state.log) if on_event is not None else 0
         try:
             if player >= 0:  # the commonest case, without the detour through _step
                 _seat_move(state, agents[player], player)

@@ -191,7 +191,10 @@ class State:
 
     def turns_played(self) -> int:
         """Turns played so far; by default every player decision (games with multi-step turns override)."""
-        return sum(1 for entry in self.history if "chance" not in entry)
+        chance = 0
+        for entry in self.history:  # a loop: a generator would be resumed once per entry
+            chance += "chance" in entry
+        return len(self.history) - chance
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Whether ``seat`` may make ``action`` now: never while another seat is to move (a seat
