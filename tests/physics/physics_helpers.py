@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+from jamsumo_sim.flick import Flick
 from jamsumo_sim.world import World
 
 FLAT = {"side": 6.0, "hole_diameter": 0.0, "dish_depth": 0.0, "platforms": []}
@@ -10,3 +13,20 @@ FLAT = {"side": 6.0, "hole_diameter": 0.0, "dish_depth": 0.0, "platforms": []}
 def run_steps(world: World, n: int) -> None:
     for _ in range(n):
         world.step()
+
+
+def block_break(board, params, seed: int, offset: float, chance_seed: int) -> World:
+    """A 4 m/s striker into a jittered 3 x 5 block of 15 dice north of the hole (pitches, hops,
+    landings, dice on and against dice, falls): ``seed`` picks the jitter, ``chance_seed`` seeds
+    the World's chance draws (a break is chaotic: each seed ends differently)."""
+    rng = np.random.default_rng(seed)
+    w = World(board, params, rng=np.random.default_rng(chance_seed))
+    gap = 1.2 * params.die_size
+    for k in range(15):
+        i, j = divmod(k, 5)
+        x = (j - 2) * gap + rng.uniform(-3e-4, 3e-4)
+        y = 0.07 + (i - 1) * gap + rng.uniform(-3e-4, 3e-4)
+        w.add_die(f"d{k}", x, y, angle=float(rng.uniform(-0.2, 0.2)), face=3)
+    w.add_die("s", -0.15, 0.07, face=3)
+    w.apply_flick(Flick("s", 0.03, 4.0 * params.die_mass, offset))
+    return w

@@ -6,28 +6,15 @@ bit as it does with a full refresh at every change."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from physics_helpers import block_break
 
-from jamsumo_sim.flick import Flick
 from jamsumo_sim.physics import view
 from jamsumo_sim.world import World
 
 
 def _break(board, params, seed: int, offset: float) -> World:
-    """A striker into a jittered block of 15 dice north of the hole (hops, landings, dice on and
-    against dice, dice into the hole and off the board), the chance draws seeded per break."""
-    rng = np.random.default_rng(seed)
-    w = World(board, params, rng=np.random.default_rng(100 + seed))
-    gap = 1.2 * params.die_size
-    for k in range(15):
-        i, j = divmod(k, 5)
-        x = (j - 2) * gap + rng.uniform(-3e-4, 3e-4)
-        y = 0.07 + (i - 1) * gap + rng.uniform(-3e-4, 3e-4)
-        w.add_die(f"d{k}", x, y, angle=float(rng.uniform(-0.2, 0.2)), face=3)
-    w.add_die("s", -0.15, 0.07, face=3)
-    w.apply_flick(Flick("s", 0.03, 4.0 * params.die_mass, offset))
-    return w
+    return block_break(board, params, seed, offset, chance_seed=100 + seed)
 
 
 def _expected(w: World) -> dict:
