@@ -15,6 +15,7 @@ from typing import Any
 from card_games.registry import CARD_GAMES, resolve
 from card_games.terminal.display import TableDisplay, builder
 from card_games.terminal.table import look_for
+from card_games.wording import result_line
 from jamsumo_sim import __version__
 from jamsumo_sim.cli import OneLineParser
 from jamsumo_sim.errors import UserError
@@ -197,9 +198,7 @@ def run_match(
     else:
         if humans:  # the last table for everyone: hidden cards face up, scores part by part
             print(display.end(result.state))
-        scores = ", ".join(f"seat {s} ({names[s]}): {v:g}" for s, v in enumerate(summary["scores"]))
-        winners = " and ".join(f"seat {s}" for s in summary["winner"])
-        line = f"{game.title}: {scores}. Winner: {winners} after {summary['turns']} turns."
+        line = result_line(game.title, summary, names)
         # at a person's terminal the line fits its width like the tables; a log keeps one line
         print(textwrap.fill(line, display.look.width) if humans else line)
     return 0
@@ -281,10 +280,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for line in state.log_for(None):
         print(f"  {line}")
     if state.is_terminal():
-        summary = result_summary(state)
-        print(
-            f"Scores {summary['scores']}; winner {summary['winner']} after {summary['turns']} turns."
-        )
+        print(result_line(game.title, result_summary(state), data["seats"]))
     else:
         print(
             f"Unfinished after {len(state.history)} moves; 'card-games resume {args.file}' goes on."

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from card_games.registry import CARD_GAMES, resolve
+from card_games.wording import winners_phrase
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.limits import count_arg, seed_arg
 from jamsumo_sim.net import run
@@ -124,8 +125,8 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 def _line(result: dict[str, Any]) -> str:
     scores = ", ".join(f"seat {s}: {v:g}" for s, v in enumerate(result.get("scores", [])))
-    winners = " and ".join(f"seat {s}" for s in result.get("winner", []))
-    return f"{result.get('game')}: {scores}. Winner: {winners} after {result.get('turns')} turns."
+    winners = winners_phrase(result.get("winner", []))
+    return f"{result.get('game')}: {scores}. {winners} after {result.get('turns')} turns."
 
 
 def cmd_join(args: argparse.Namespace) -> int:

@@ -356,8 +356,9 @@ class JellyfishState(State):
         self.ended_by = code
         self.end_reason = reason = END_REASONS[code].format(**details)
         self.turns.game_over = True
-        winners = " and ".join(f"seat {s}" for s in self.winners())
-        self.say(f"Game over: {reason}. Winner: {winners}.")
+        winners = self.winners()
+        who = "Winner" if len(winners) == 1 else "Shared win"
+        self.say(f"Game over: {reason}. {who}: {' and '.join(f'seat {s}' for s in winners)}.")
 
     # -- results ---------------------------------------------------------------------------------
     def end_code(self) -> str | None:

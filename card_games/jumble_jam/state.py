@@ -854,8 +854,11 @@ class JumbleJamState(State):
         self.ended_by = code
         self.end_reason = reason = END_REASONS[code].format(**details)
         self.pending = []
-        win = " and ".join(f"seat {s}" for s in self.winners())
-        self.say(f"game over: {reason}. Coins {self.coins}; winner {win}")
+        winners = self.winners()
+        win = " and ".join(f"seat {s}" for s in winners)
+        coins = ", ".join(f"seat {s} {c}" for s, c in enumerate(self.coins))
+        who = "winner" if len(winners) == 1 else "shared win"
+        self.say(f"game over: {reason}. Coins: {coins}; {who}: {win}")
 
     # -- results ---------------------------------------------------------------------------
     def returns(self) -> list[float]:

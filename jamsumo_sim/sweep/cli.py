@@ -97,7 +97,21 @@ def _check_position(spec, path: str) -> None:
     try:
         ShotRunner(spec.board, spec.die, spec.dice, spec.mode, spec.max_time)
     except UserError as exc:
-        raise UserError(f"spec {path}: {exc}") from None
+        raise UserError(f"spec {path}: {spec_dice_names(str(exc))}") from None
+
+
+_WORLD_DIE_INDEX = re.compile(r"\bdice\[(\d+)\]")
+
+
+def spec_dice_names(message: str) -> str:
+    """The World's position lists the shooter first (batch.scenario_for), so its dice[i] is the
+    spec's `die` for i = 0 and the spec's dice[i-1] otherwise: name them as the user wrote them."""
+
+    def spec_name(match: re.Match[str]) -> str:
+        i = int(match.group(1))
+        return "die" if i == 0 else f"dice[{i - 1}]"
+
+    return _WORLD_DIE_INDEX.sub(spec_name, message)
 
 
 def _simulate(spec, args):

@@ -195,6 +195,12 @@ def parse_spec(data: Any, where: str = "spec") -> SweepSpec:
     dice = data.get("dice", [])
     if not isinstance(dice, list):
         raise UserError(f"{where}.dice must be a list of dice as in `jamsumo sim`")
+    from ..scenario import MAX_DICE  # the shooter is one of the World's dice
+
+    if len(dice) > MAX_DICE - 1:
+        raise UserError(
+            f"{where}.dice has {len(dice)} dice; at most {MAX_DICE - 1} besides the die"
+        )
     for i, d in enumerate(dice):
         if isinstance(d, Mapping) and d.get("id") == SHOOTER_ID:
             raise UserError(f"{where}.dice[{i}].id {SHOOTER_ID!r} is the shooter's; rename it")
@@ -246,6 +252,11 @@ def read_spec(path: str | Path) -> SweepSpec:
         data = parse_toml(text, where)
     else:
         data = parse_json(text, where)
+    board = data.get("board") if isinstance(data, dict) else None
+    if isinstance(board, str) and board.endswith(".toml") and not Path(board).is_absolute():
+        # as a `jamsumo sim` scenario: a relative board file is read from the spec's folder (the
+        # spec sent to the workers then names it wherever they start)
+        data = {**data, "board": str((Path(path).parent / board).resolve())}
     return parse_spec(data, where)
 
 

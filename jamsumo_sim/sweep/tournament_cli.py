@@ -128,6 +128,8 @@ def run_common(args: argparse.Namespace, spec: TournamentSpec) -> int:
         print(table(summary))
         if summary["unfinished"]:
             print(f"({summary['unfinished']} matches hit the move cap and are not counted)")
+        if folder is not None:  # as `jamsumo sweep` does: say where the files went
+            print(f"wrote {folder / RESULTS_NAME} and {folder / PLOT_NAME}")
     return 0
 
 

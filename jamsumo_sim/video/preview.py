@@ -1,4 +1,4 @@
-"""--preview: the video with the markers' board outline and each die's fitted top face drawn on it."""
+"""--preview: the video with each die's fitted top face drawn on it ("no markers" if no pose)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ class Preview:
         fourcc = cv.VideoWriter_fourcc(*("mp4v" if path.suffix.lower() == ".mp4" else "MJPG"))
         self._tmp = path.with_name(f".{path.name}.part{path.suffix}")
         self._path = path
+        # like every other output, a missing folder is made (check_output_path vetted it)
+        path.parent.mkdir(parents=True, exist_ok=True)
         self._w = cv.VideoWriter(str(self._tmp), fourcc, fps, (width, height))
         if not self._w.isOpened():
             raise UserError(f"--preview {path}: OpenCV cannot write this video type")
