@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import math
 from collections.abc import Callable
 from typing import Any
@@ -28,12 +29,24 @@ def as_finite(value: Any) -> float | None:
     return v if math.isfinite(v) else None
 
 
+def shown(value: Any, width: int = 30) -> str:
+    """A value from a file or the command line as an error line shows it: text quoted, a TOML
+    date or time in its ISO form (not Python's repr), a list or table by its kind; cut to ``width``."""
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()[:width]
+    if isinstance(value, list | tuple):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "a table"
+    return repr(value)[:width] if isinstance(value, str) else str(value)[:width]
+
+
 def check_seed(value: Any, where: str = "--seed") -> int:
     """``value`` as a seed in 0 .. 2**64-1; a one-line UserError otherwise (bools are not seeds)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise UserError(f"{where} must be a whole number from 0 to 2**64-1, not {value!r}")
+        raise UserError(f"{where} must be a whole number from 0 to 2**64-1, not {shown(value)}")
     if not 0 <= value <= MAX_SEED:
-        raise UserError(f"{where} must be from 0 to 2**64-1, not {str(value)[:30]}")
+        raise UserError(f"{where} must be from 0 to 2**64-1, not {shown(value)}")
     return value
 
 
@@ -54,9 +67,7 @@ def seed_arg(text: str) -> int:
 def check_count(value: Any, where: str, low: int, high: int) -> int:
     """An integer count in ``low .. high`` (e.g. --rounds, --frames); a one-line UserError otherwise."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise UserError(
-            f"{where} must be a whole number from {low} to {high}, not {str(value)[:30]}"
-        )
+        raise UserError(f"{where} must be a whole number from {low} to {high}, not {shown(value)}")
     return value
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
 import math
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jamsumo_sim.limits import MAX_EXACT_INT, as_finite
+from jamsumo_sim.errors import UserError
+from jamsumo_sim.limits import MAX_EXACT_INT, as_finite, check_count, check_seed, shown
 
 
 @pytest.mark.parametrize(
@@ -69,3 +71,27 @@ def test_every_reader_refuses_a_bool_and_a_huge_int(reader):
     for bad in (True, 2**60, math.nan):
         with pytest.raises(UserError, match="must be"):
             call(bad)
+
+
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (datetime.date(1979, 5, 27), "1979-05-27"),
+        (datetime.datetime(1979, 5, 27, 7, 32), "1979-05-27T07:32:00"),
+        (datetime.time(7, 32), "07:32:00"),
+        ([1, 2, 3], "a list of 3"),
+        ({"a": 1}, "a table"),
+        ("seven", "'seven'"),
+        (True, "True"),
+        (2.5, "2.5"),
+    ],
+)
+def test_a_bad_value_reads_as_the_file_wrote_it(value, text):
+    assert shown(value) == text
+    with pytest.raises(UserError) as seed_error:
+        check_seed(value)
+    with pytest.raises(UserError) as count_error:
+        check_count(value, "--rounds", 1, 9)
+    for error in (seed_error, count_error):
+        line = str(error.value)
+        assert line.endswith(f"not {text}") and "datetime" not in line and "\n" not in line

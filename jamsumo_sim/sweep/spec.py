@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..fileio import parse_json, parse_toml, read_text
-from ..limits import as_finite, check_seed
+from ..limits import as_finite, check_seed, shown
 
 SPEC_VERSION = 1
 MODES = ("jam", "sumo")
@@ -123,13 +123,13 @@ class SweepSpec:
 def _number(value: Any, where: str, lo: float, hi: float) -> float:
     v = as_finite(value)
     if v is None or not lo <= v <= hi:
-        raise UserError(f"{where} must be a number from {lo:g} to {hi:g}, got {repr(value)[:30]}")
+        raise UserError(f"{where} must be a number from {lo:g} to {hi:g}, got {shown(value)}")
     return v
 
 
 def _int(value: Any, where: str, lo: int, hi: int) -> int:
     if type(value) is not int or not lo <= value <= hi:
-        raise UserError(f"{where} must be a whole number from {lo} to {hi}, got {repr(value)[:30]}")
+        raise UserError(f"{where} must be a whole number from {lo} to {hi}, got {shown(value)}")
     return value
 
 
