@@ -196,13 +196,17 @@ def draw_panel(surface: pygame.Surface, rect: pygame.Rect, info: PanelInfo, them
     lf = font(int(unit * 0.9))
     # each line tinted with the colour of the player it starts with ("Blue's die dropped …")
     tints = {row.name: _tint(row.colour) for row in info.players}
+    room = max(0, (log_bottom - y) // lf.get_linesize())
+    # whole entries only, newest first until the room is full: the log never opens mid-message
     lines: list[tuple[str, Colour]] = []
-    for entry in info.log:
+    for entry in reversed(info.log):
         first = entry.split(" ", 1)[0].split("'", 1)[0]
         colour = tints.get(first, text_c)
-        lines.extend((part, colour) for part in _wrap(entry, lf, width))
-    room = max(0, (log_bottom - y) // lf.get_linesize())
-    for text, colour in lines[-room:] if room else []:
+        parts = _wrap(entry, lf, width)
+        if len(lines) + len(parts) > room:
+            break
+        lines[:0] = [(part, colour) for part in parts]
+    for text, colour in lines:
         surface.blit(lf.render(text, True, colour), (x, y))
         y += lf.get_linesize()
     hy = rect.bottom - pad - help_h
