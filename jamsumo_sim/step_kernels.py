@@ -767,6 +767,42 @@ def _group_root(parent, i):
 PITCH_ON = 0  # still pitched after the step
 PITCH_FLAT = 1  # rocked back flat within the step
 PITCH_PYTHON = 2  # a landing or a lift-off (events, jumps, sweeps): physics/pitch.py takes the step
+
+
+@njit(**_JIT)
+def edge_landing(phi, rate, u, vz, e, mu, a):
+    """(rate', u', vz', the edge's vertical speed after) of a die of size ``a`` landing on its
+    lowest edge at pitch ``phi``, the centre moving at (u forward, vz up) and turning forward at
+    ``rate``: a rigid impact with restitution ``e`` and Coulomb friction ``mu``, never gaining
+    energy (physics/flight.edge_landing states the law; the World and the sweeps' lone-die model
+    both call this one definition)."""
+    c, s = math.cos(phi), math.sin(phi)
+    rx, rz = -0.5 * a * (c - s), 0.5 * a * (c + s)
+    k = 6.0 / (a * a)  # m / I_cm
+    vcx, vcz = u - rate * rz, vz + rate * rx  # the edge's velocity
+    if vcz >= 0.0:
+        return rate, u, vz, vcz  # not closing: no impact
+    # per unit mass: delta v_edge = M p, M = [[1 + k rz^2, -k rx rz], [-k rx rz, 1 + k rx^2]]
+    m11, m12, m22 = 1.0 + k * rz * rz, -k * rx * rz, 1.0 + k * rx * rx
+    tx, tz = -vcx, -(1.0 + e) * vcz
+    det = m11 * m22 - m12 * m12
+    px, pz = (m22 * tx - m12 * tz) / det, (m11 * tz - m12 * tx) / det
+    if abs(px) > mu * pz:
+        sign = math.copysign(1.0, vcx)  # the edge slides this way; friction opposes it
+        den = m22 - m12 * mu * sign
+        if den > 0.0:
+            pz = tz / den
+            px = -mu * sign * pz
+    u1, vz1 = u + px, vz + pz
+    rate1 = rate + k * (-px * rz + pz * rx)
+    e0 = 0.5 * (u * u + vz * vz) + a * a * rate * rate / 12.0
+    e1 = 0.5 * (u1 * u1 + vz1 * vz1) + a * a * rate1 * rate1 / 12.0
+    if e1 > e0 > 0.0:
+        f = math.sqrt(e0 / e1)
+        u1, vz1, rate1 = u1 * f, vz1 * f, rate1 * f
+    return rate1, u1, vz1, vz1 + rate1 * rx
+
+
 # the pitch state vector's layout (in: before the step; out: after it)
 P_PHI, P_RATE, P_VX, P_VY, P_SPIN = range(5)
 _N_PITCH_STATE = 5

@@ -90,33 +90,11 @@ def edge_landing(
     centre moving at (u forward, vz up), turning forward at ``rate``.  A rigid impact (I_cm = m
     a^2/6) with normal restitution ``e`` and Coulomb friction ``mu``: the edge sticks if it can
     (|f| <= mu n), else slips.  Never more energy (1/2 u^2 + 1/2 vz^2 + 1/2 a^2/6 rate^2 per unit
-    mass) than before: a result that would show more is scaled back."""
-    a = p.die_size
-    c, s = math.cos(phi), math.sin(phi)
-    rx, rz = -0.5 * a * (c - s), 0.5 * a * (c + s)
-    k = 6.0 / (a * a)  # m / I_cm
-    vcx, vcz = u - rate * rz, vz + rate * rx  # the edge's velocity
-    if vcz >= 0.0:
-        return rate, u, vz, vcz  # not closing: no impact
-    # per unit mass: delta v_edge = M p, M = [[1 + k rz^2, -k rx rz], [-k rx rz, 1 + k rx^2]]
-    m11, m12, m22 = 1.0 + k * rz * rz, -k * rx * rz, 1.0 + k * rx * rx
-    tx, tz = -vcx, -(1.0 + e) * vcz
-    det = m11 * m22 - m12 * m12
-    px, pz = (m22 * tx - m12 * tz) / det, (m11 * tz - m12 * tx) / det
-    if abs(px) > mu * pz:
-        sign = math.copysign(1.0, vcx)  # the edge slides this way; friction opposes it
-        den = m22 - m12 * mu * sign
-        if den > 0.0:
-            pz = tz / den
-            px = -mu * sign * pz
-    u1, vz1 = u + px, vz + pz
-    rate1 = rate + k * (-px * rz + pz * rx)
-    e0 = 0.5 * (u * u + vz * vz) + a * a * rate * rate / 12.0
-    e1 = 0.5 * (u1 * u1 + vz1 * vz1) + a * a * rate1 * rate1 / 12.0
-    if e1 > e0 > 0.0:
-        f = math.sqrt(e0 / e1)
-        u1, vz1, rate1 = u1 * f, vz1 * f, rate1 * f
-    return rate1, u1, vz1, vz1 + rate1 * rx
+    mass) than before: a result that would show more is scaled back.
+
+    The law is :func:`step_kernels.edge_landing` (one compiled definition, shared with the sweeps'
+    lone-die model)."""
+    return step_kernels.edge_landing(phi, rate, u, vz, e, mu, p.die_size)
 
 
 # --- the World's side ------------------------------------------------------------------------

@@ -375,35 +375,6 @@ def pitch_params(
 
 
 @njit(**_JIT)
-def _edge_landing(phi, rate, u, vz, e, mu, a):
-    """flight.edge_landing, line for line."""
-    c, s = math.cos(phi), math.sin(phi)
-    rx, rz = -0.5 * a * (c - s), 0.5 * a * (c + s)
-    k = 6.0 / (a * a)  # m / I_cm
-    vcx, vcz = u - rate * rz, vz + rate * rx  # the edge's velocity
-    if vcz >= 0.0:
-        return rate, u, vz, vcz  # not closing: no impact
-    m11, m12, m22 = 1.0 + k * rz * rz, -k * rx * rz, 1.0 + k * rx * rx
-    tx, tz = -vcx, -(1.0 + e) * vcz
-    det = m11 * m22 - m12 * m12
-    px, pz = (m22 * tx - m12 * tz) / det, (m11 * tz - m12 * tx) / det
-    if abs(px) > mu * pz:
-        sign = math.copysign(1.0, vcx)
-        den = m22 - m12 * mu * sign
-        if den > 0.0:
-            pz = tz / den
-            px = -mu * sign * pz
-    u1, vz1 = u + px, vz + pz
-    rate1 = rate + k * (-px * rz + pz * rx)
-    e0 = 0.5 * (u * u + vz * vz) + a * a * rate * rate / 12.0
-    e1 = 0.5 * (u1 * u1 + vz1 * vz1) + a * a * rate1 * rate1 / 12.0
-    if e1 > e0 > 0.0:
-        f = math.sqrt(e0 / e1)
-        u1, vz1, rate1 = u1 * f, vz1 * f, rate1 * f
-    return rate1, u1, vz1, vz1 + rate1 * rx
-
-
-@njit(**_JIT)
 def _land(phi, top, z1, vz1, vx, vy, pitched, pit, q):
     """flight._land for a lone die (nothing but the board or a platform's top under it): the
     landing impact.  Returns (rebounds, vx, vy, the rebound's vz, the pitch rate after);
@@ -428,9 +399,9 @@ def _land(phi, top, z1, vz1, vx, vy, pitched, pit, q):
     else:
         hx, hy = math.cos(pit[HEADING]), math.sin(pit[HEADING])
         u = vx * hx + vy * hy
-        rate1, u1, vz_out, vcz = _edge_landing(phi, rate, u, vz, e, mu, a)
+        rate1, u1, vz_out, vcz = step_kernels.edge_landing(phi, rate, u, vz, e, mu, a)
         if vcz < hop_min:
-            rate1, u1, vz_out, vcz = _edge_landing(phi, rate, u, vz, 0.0, mu, a)
+            rate1, u1, vz_out, vcz = step_kernels.edge_landing(phi, rate, u, vz, 0.0, mu, a)
             vz_out = 0.0
         rz = 0.5 * a * (math.cos(phi) + math.sin(phi))
         slide = u1 if vz_out > 0.0 else u1 - rate1 * rz

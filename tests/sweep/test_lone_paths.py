@@ -98,17 +98,6 @@ def test_high_strikes_from_the_open_board_fly_and_land_in_the_kernel() -> None:
     assert lifts > 100 and lands > 100 and slides > 0 and on_top > 0
 
 
-def test_the_kernels_edge_landing_is_the_worlds_bit_for_bit() -> None:
-    rng = np.random.default_rng(23)
-    a = PARAMS.die_size
-    for _ in range(5000):
-        phi = float(rng.uniform(0.0, math.pi / 2))
-        rate, u, vz = (float(v) for v in rng.normal(0.0, [30.0, 1.0, 1.0]))
-        e, mu = float(rng.uniform(0, 1)), float(rng.uniform(0, 2))
-        want = flight.edge_landing(phi, rate, u, vz, e, mu, PARAMS)
-        assert lone_kernel._edge_landing(phi, rate, u, vz, e, mu, a) == want
-
-
 def test_a_lift_off_too_close_to_call_is_left_to_the_world() -> None:
     """flight.lifts_off squares with the C library's pow, the kernel with a product: where the
     edge's normal force is within LIFT_MARGIN of zero the kernel does not decide."""
