@@ -70,6 +70,8 @@ def open_source(path: str | Path, fps: float | None) -> Source:
         h, w = first.shape[:2]
         n = min(len(files), MAX_FRAMES)
     else:
+        if p.stat().st_size == 0:
+            raise UserError(f"video {p}: the file is empty (0 bytes)")
         cap = cv.VideoCapture(str(p))
         try:
             ok, first = cap.read() if cap.isOpened() else (False, None)
