@@ -30,3 +30,10 @@ def block_break(board, params, seed: int, offset: float, chance_seed: int) -> Wo
     w.add_die("s", -0.15, 0.07, face=3)
     w.apply_flick(Flick("s", 0.03, 4.0 * params.die_mass, offset))
     return w
+
+
+def rest_record(w: World) -> tuple:
+    """Run ``w`` to rest: (checksum, events as plain tuples, steps), for bit-for-bit comparisons."""
+    res = w.run_until_rest(10.0)
+    events = [(e.t, e.type, e.dice, sorted(e.data.items())) for e in res.events]
+    return w.checksum(), events, res.steps

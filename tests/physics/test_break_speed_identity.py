@@ -14,33 +14,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from physics_helpers import block_break, rest_record
 
 from jamsumo_sim import step_kernels
-from jamsumo_sim.flick import Flick
 from jamsumo_sim.physics import view
 from jamsumo_sim.world import World
 
 
 def _break(board, params, seed: int, offset: float) -> World:
-    """A 4 m/s striker into a jittered block of 15 dice north of the hole (pitches, hops, contacts
-    that gain energy), the chance draws seeded per break."""
-    rng = np.random.default_rng(seed)
-    w = World(board, params, rng=np.random.default_rng(500 + seed))
-    gap = 1.2 * params.die_size
-    for k in range(15):
-        i, j = divmod(k, 5)
-        x = (j - 2) * gap + rng.uniform(-3e-4, 3e-4)
-        y = 0.07 + (i - 1) * gap + rng.uniform(-3e-4, 3e-4)
-        w.add_die(f"d{k}", x, y, angle=float(rng.uniform(-0.2, 0.2)), face=3)
-    w.add_die("s", -0.15, 0.07, face=3)
-    w.apply_flick(Flick("s", 0.03, 4.0 * params.die_mass, offset))
-    return w
-
-
-def _result(w: World) -> tuple:
-    res = w.run_until_rest(10.0)
-    events = [(e.t, e.type, e.dice, sorted(e.data.items())) for e in res.events]
-    return w.checksum(), events, res.steps
+    return block_break(board, params, seed, offset, chance_seed=500 + seed)
 
 
 def test_first_contacts_are_the_flagged_arbiters_in_order():
@@ -77,9 +59,9 @@ def test_breaks_end_bit_for_bit_as_with_a_read_after_every_pitched_step(
 
     for seed in (2, 3, 4):  # breaks with dice pitched on the board
         monkeypatch.setattr(view, "patch_rows", counted)
-        fast = _result(_break(standard_board, params, seed, offset))
+        fast = rest_record(_break(standard_board, params, seed, offset))
         monkeypatch.setattr(view, "patch_rows", _reread_instead)
-        slow = _result(_break(standard_board, params, seed, offset))
+        slow = rest_record(_break(standard_board, params, seed, offset))
         assert fast == slow, f"seed {seed}"
     assert sum(patched) > 20, patched  # the patches took the place of many reads
 

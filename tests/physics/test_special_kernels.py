@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 import pytest
-from physics_helpers import block_break
+from physics_helpers import block_break, rest_record
 
 from jamsumo_sim import step_kernels
 from jamsumo_sim.physics import flight, pitch, view
@@ -18,12 +18,6 @@ from jamsumo_sim.world import World
 
 def _break(board, params, seed: int, offset: float) -> World:
     return block_break(board, params, seed, offset, chance_seed=300 + seed)
-
-
-def _run(w: World) -> tuple:
-    res = w.run_until_rest(10.0)
-    events = [(e.t, e.type, e.dice, sorted(e.data.items())) for e in res.events]
-    return w.checksum(), events, res.steps
 
 
 def test_py_hypot_is_cpythons_hypot_bit_for_bit():
@@ -108,10 +102,10 @@ def test_breaks_end_bit_for_bit_as_with_the_python_path_alone(
     for seed in range(4):
         monkeypatch.setattr(step_kernels, "pitch_step", counted_pitch)
         monkeypatch.setattr(step_kernels, "flight_clear", counted_flight)
-        fast.append(_run(_break(standard_board, params, seed, offset)))
+        fast.append(rest_record(_break(standard_board, params, seed, offset)))
         monkeypatch.setattr(step_kernels, "pitch_step", lambda st, q: step_kernels.PITCH_PYTHON)
         monkeypatch.setattr(step_kernels, "flight_clear", lambda *args: False)
-        slow = _run(_break(standard_board, params, seed, offset))
+        slow = rest_record(_break(standard_board, params, seed, offset))
         assert fast[-1] == slow, f"seed {seed}"
     assert used["pitch"] > 20 and used["flight"] > 20, used
 
