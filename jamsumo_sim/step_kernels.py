@@ -770,6 +770,30 @@ PITCH_PYTHON = 2  # a landing or a lift-off (events, jumps, sweeps): physics/pit
 
 
 @njit(**_JIT)
+def face_landing(rate, u, mu, a):
+    """(rate', u') after a pitched die's new face lands (physics/pitch.landing states the law):
+    a plastic impact at the new edge with Coulomb friction ``mu``, never gaining energy.  The
+    World and the sweeps' lone-die model both call this one definition."""
+    w = rate * a  # the new edge's fall speed
+    f = -(2.5 * u + 1.5 * w) / 4.0
+    n = (2.5 * w + 1.5 * u) / 4.0
+    if abs(f) > mu * n:
+        s = -math.copysign(1.0, f)  # the way the new edge slides
+        den = 2.5 - 1.5 * mu * s
+        if den > 0.0:
+            n = w / den
+            f = -mu * s * n
+    rate1 = rate - 3.0 * (n + f) / a
+    u1 = u + 2.5 * f + 1.5 * n
+    e0 = 0.5 * u * u + a * a * rate * rate / 3.0
+    e1 = 0.5 * u1 * u1 + a * a * rate1 * rate1 / 3.0
+    if e1 > e0 > 0.0:
+        s = math.sqrt(e0 / e1)
+        rate1, u1 = rate1 * s, u1 * s
+    return rate1, u1
+
+
+@njit(**_JIT)
 def edge_landing(phi, rate, u, vz, e, mu, a):
     """(rate', u', vz', the edge's vertical speed after) of a die of size ``a`` landing on its
     lowest edge at pitch ``phi``, the centre moving at (u forward, vz up) and turning forward at

@@ -108,24 +108,7 @@ def landing(rate: float, u: float, p: PhysicsParams) -> tuple[float, float]:
     f along): it sticks if |f| <= mu n, then rate' = rate/4 + 3u/(4a) and u' = 0, else it slips
     with f = -mu n sign(slip).  Never more of the model's energy (1/2 u^2 + 1/2 I_e/m rate^2) than
     before: a slipping landing that would show more is scaled back (docs/physics.md)."""
-    a = p.die_size
-    w = rate * a  # the new edge's fall speed
-    f = -(2.5 * u + 1.5 * w) / 4.0
-    n = (2.5 * w + 1.5 * u) / 4.0
-    if abs(f) > p.mu_landing * n:
-        s = -math.copysign(1.0, f)  # the way the new edge slides
-        den = 2.5 - 1.5 * p.mu_landing * s
-        if den > 0.0:
-            n = w / den
-            f = -p.mu_landing * s * n
-    rate1 = rate - 3.0 * (n + f) / a
-    u1 = u + 2.5 * f + 1.5 * n
-    e0 = 0.5 * u * u + a * a * rate * rate / 3.0
-    e1 = 0.5 * u1 * u1 + a * a * rate1 * rate1 / 3.0
-    if e1 > e0 > 0.0:
-        s = math.sqrt(e0 / e1)
-        rate1, u1 = rate1 * s, u1 * s
-    return rate1, u1
+    return step_kernels.face_landing(rate, u, p.mu_landing, p.die_size)
 
 
 def trip_rate(v: float, step: float, p: PhysicsParams) -> float:

@@ -179,30 +179,6 @@ def _lift_off(phi, rate, q):
 
 
 @njit(**_JIT)
-def _landing(rate, u, q):
-    """pitch.landing: (rate', u') after the new face lands."""
-    a = q[_Q_A]
-    mu = q[_Q_MU_LANDING]
-    w = rate * a
-    f = -(2.5 * u + 1.5 * w) / 4.0
-    n = (2.5 * w + 1.5 * u) / 4.0
-    if abs(f) > mu * n:
-        s = -math.copysign(1.0, f)
-        den = 2.5 - 1.5 * mu * s
-        if den > 0.0:
-            n = w / den
-            f = -mu * s * n
-    rate1 = rate - 3.0 * (n + f) / a
-    u1 = u + 2.5 * f + 1.5 * n
-    e0 = 0.5 * u * u + a * a * rate * rate / 3.0
-    e1 = 0.5 * u1 * u1 + a * a * rate1 * rate1 / 3.0
-    if e1 > e0 > 0.0:
-        s = math.sqrt(e0 / e1)
-        rate1, u1 = rate1 * s, u1 * s
-    return rate1, u1
-
-
-@njit(**_JIT)
 def _round_half_even(x):
     """Python's round() of a float to an int (ties to even)."""
     f = math.floor(x)
@@ -345,7 +321,7 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol)
             n_log += 1
             log[n_log] = side
             u = vx * cx + vy * cy
-            rate, u1 = _landing(land_rate, u, q)
+            rate, u1 = step_kernels.face_landing(land_rate, u, q[_Q_MU_LANDING], q[_Q_A])
             vx, vy = vx + (u1 - u) * cx, vy + (u1 - u) * cy
             phi = 0.0
             side = _round_half_even((heading - a) / QUARTER) % 4
