@@ -16,25 +16,23 @@ import numpy as np
 
 from card_games.envs.catalog import Catalog, catalog
 from card_games.envs.encoding import OBS_BYTES, encode
+from jamsumo_sim.envs.aec import (
+    agent_name,
+    end_episode,
+    finish_step,
+    match_seed,
+    render_text,
+    start_episode,
+    win_shares,  # noqa: F401 (card_games.ismcts and card_games.openspiel import it from here)
+)
 from jamsumo_sim.envs.deps import require
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.limits import MAX_SEED
 from jamsumo_sim.turnloop import Action, State, get_game
 from jamsumo_sim.turnloop.driver import seeded_outcome
 
 pettingzoo = require("pettingzoo")
 spaces = require("gymnasium.spaces")
 agent_selector = require("pettingzoo.utils").AgentSelector
-
-
-def agent_name(seat: int) -> str:
-    return f"player_{seat}"
-
-
-def win_shares(state: State) -> list[float]:
-    """1/k for each of k winners, 0 for the rest: the rewards and OpenSpiel's utilities."""
-    winners = state.winners()
-    return [1.0 / len(winners) if s in winners else 0.0 for s in range(state.num_players)]
 
 
 class CardGameEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
@@ -81,18 +79,9 @@ class CardGameEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
 
     # -- the match ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            match_seed = int(seed)
-        else:  # the next match of this environment's generator
-            match_seed = int(self._rng.integers(0, MAX_SEED, dtype=np.uint64, endpoint=True))
-        self.state_ = self.game.new_initial_state(self.params, seed=match_seed)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._rng, seed = match_seed(self._rng, seed)
+        self.state_ = self.game.new_initial_state(self.params, seed=seed)
+        start_episode(self)
         self._pending = {}
         self._moves = 0
         self._advance()
@@ -119,12 +108,7 @@ class CardGameEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
         while state.is_chance_node():
             state.apply_action(seeded_outcome(state))
         if state.is_terminal():
-            shares = win_shares(state)
-            returns = state.returns()
-            for seat, agent in enumerate(self.possible_agents):
-                self.rewards[agent] = shares[seat]
-                self.terminations[agent] = True
-                self.infos[agent] = {"returns": float(returns[seat])}
+            end_episode(self, state)
             return
         self.agent_selection = agent_name(self._to_move()[0])
 
@@ -178,22 +162,13 @@ class CardGameEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
             state.apply_action(move)
         self._moves += 1
         self._advance()
-        cycles_up = self.max_cycles is not None and self._moves >= self.max_cycles * self.num_agents
-        if cycles_up and not state.is_terminal():
-            self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        finish_step(self, state)
 
     # -- display ----------------------------------------------------------------------------------
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = self.game.render(self.match.observation(None), None)  # a spectator's table
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self)
 
     def close(self) -> None:
         pass

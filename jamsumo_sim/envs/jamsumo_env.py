@@ -15,9 +15,16 @@ from typing import Any
 import numpy as np
 
 from jamsumo_sim.envs import spaces_jamsumo as L
+from jamsumo_sim.envs.aec import (
+    agent_name,
+    end_episode,
+    finish_step,
+    match_seed,
+    render_text,
+    start_episode,
+)
 from jamsumo_sim.envs.deps import require
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.limits import MAX_SEED
 from jamsumo_sim.rules.flicks import PASS, flick_action
 from jamsumo_sim.rules.seats import die_ids, from_view
 from jamsumo_sim.turnloop import Action, State, get_game
@@ -27,10 +34,6 @@ pettingzoo = require("pettingzoo")
 spaces = require("gymnasium.spaces")
 
 MODES = ("jam", "sumo", "jamsumo")
-
-
-def agent_name(seat: int) -> str:
-    return f"player_{seat}"
 
 
 class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
@@ -94,18 +97,9 @@ class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
 
     # -- the match ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            match_seed = int(seed)
-        else:
-            match_seed = int(self._rng.integers(0, MAX_SEED, dtype=np.uint64, endpoint=True))
-        self.state_ = self.game.new_initial_state(self.params, seed=match_seed)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._rng, seed = match_seed(self._rng, seed)
+        self.state_ = self.game.new_initial_state(self.params, seed=seed)
+        start_episode(self)
         self._moves = 0
         self._advance()
 
@@ -114,12 +108,7 @@ class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
         while state.is_chance_node():
             state.apply_action(seeded_outcome(state))
         if state.is_terminal():
-            winners = state.winners()
-            returns = state.returns()
-            for seat, agent in enumerate(self.possible_agents):
-                self.rewards[agent] = 1.0 / len(winners) if seat in winners else 0.0
-                self.terminations[agent] = True
-                self.infos[agent] = {"returns": float(returns[seat])}
+            end_episode(self, state)
             return
         self.agent_selection = agent_name(state.current_player())
         self._publish_mask()
@@ -216,12 +205,7 @@ class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
         else:
             self.infos[agent] = {}
             self.step_turnloop(move)
-        cycles_up = self.max_cycles is not None and self._moves >= self.max_cycles * self.num_agents
-        if cycles_up and not state.is_terminal():
-            self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        finish_step(self, state)
 
     def step_turnloop(self, move: Action) -> None:
         """Apply a turn-loop move of the seat to move, then chance up to the next decision."""
@@ -275,11 +259,7 @@ class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
             from jamsumo_sim.envs.picture import board_picture
 
             return board_picture(self.match)
-        text = self.game.render(self.match.observation(None), None)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self)
 
     def close(self) -> None:
         pass

@@ -14,7 +14,10 @@ from jamsumo_sim.rules.game import MODES
 from jamsumo_sim.rules.match_cli import (
     Checkpoint,
     add_noise_flags,
+    add_size_flags,
+    load_resumed,
     make_agents,
+    match_params,
     result_json,
     score_lines,
 )
@@ -41,8 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=seed_arg, help="the match seed, kept on the host (default 0)")
     p.add_argument("--record", metavar="FILE", help="save the replay here as the match goes")
     p.add_argument("--resume", metavar="FILE", help="host a saved (unfinished) replay onwards")
-    p.add_argument("--max-turns", type=int, metavar="N", help="turn cap per round")
-    p.add_argument("--rounds", type=int, metavar="N", help="rounds (JamSumo: of each mode)")
+    add_size_flags(p)
     p.add_argument("--board", help="board name or TOML file (default standard)")
     add_noise_flags(p, default="practice")
     run.add_host_flags(p)
@@ -81,19 +83,7 @@ _FIXED_BY_RESUME = ("mode", "max_turns", "rounds", "board")  # as `jamsumo match
 
 def _resumed(args: argparse.Namespace) -> tuple[Game, State, list[str]]:
     """The saved match to host onwards; flags that would change it are refused, not ignored."""
-    from jamsumo_sim.replay import load_replay
-
-    given = [f"--{k.replace('_', '-')}" for k in _FIXED_BY_RESUME if getattr(args, k) is not None]
-    if args.noise is not None:
-        given.append(f"--{args.noise}")
-    if given:
-        raise UserError(f"--resume continues the saved match as it was: drop {', '.join(given)}")
-    replay = load_replay(args.resume)
-    if args.seed is not None and args.seed != replay.seed:
-        raise UserError(
-            f"--resume {args.resume}: the saved match has seed {replay.seed}, not {args.seed} "
-            "(a resumed match keeps its seed: drop --seed)"
-        )
+    replay = load_resumed(args, _FIXED_BY_RESUME)
     seats = split_seats(args.seats) if args.seats is not None else list(replay.seats)
     state = replay.final_state()
     if state.is_terminal():
@@ -105,13 +95,7 @@ def _resumed(args: argparse.Namespace) -> tuple[Game, State, list[str]]:
 
 def _state(args: argparse.Namespace, seats: list[str]) -> tuple[Game, State]:
     game = get_game(args.mode or "jamsumo")
-    params: dict[str, Any] = {"players": len(seats), "board": args.board or "standard"}
-    if args.max_turns is not None:
-        params["max_turns"] = args.max_turns
-    if args.rounds is not None:
-        params["rounds"] = args.rounds
-    params["noise"] = args.noise or "practice"
-    full = game.validate_params(params)
+    full = game.validate_params(match_params(args, len(seats)))
     return game, game.new_initial_state(full, seed=args.seed or 0)
 
 

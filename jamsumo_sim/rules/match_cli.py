@@ -89,8 +89,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="save the replay here (atomically), and a resumable checkpoint after every shot",
     )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--max-turns", type=int, metavar="N", help="turn cap per round")
-    p.add_argument("--rounds", type=int, metavar="N", help="rounds (JamSumo: of each mode)")
+    add_size_flags(p)
     p.add_argument(
         "--params", metavar="P.toml", help="physics parameters file (e.g. from calibrate)"
     )
@@ -123,6 +122,23 @@ def add_noise_flags(p: argparse.ArgumentParser, default: str) -> None:
     )
 
 
+def add_size_flags(p: argparse.ArgumentParser) -> None:
+    """``--max-turns`` / ``--rounds``: the match's length (bounds: :func:`_check_sizes`)."""
+    p.add_argument("--max-turns", type=int, metavar="N", help="turn cap per round")
+    p.add_argument("--rounds", type=int, metavar="N", help="rounds (JamSumo: of each mode)")
+
+
+def match_params(args: argparse.Namespace, players: int) -> dict[str, Any]:
+    """The game parameters the board, size and noise flags ask for (not yet validated)."""
+    params: dict[str, Any] = {"players": players, "board": args.board or "standard"}
+    if args.max_turns is not None:
+        params["max_turns"] = args.max_turns
+    if args.rounds is not None:
+        params["rounds"] = args.rounds
+    params["noise"] = args.noise or "practice"
+    return params
+
+
 _FIXED_BY_RESUME = ("mode", "players", "max_turns", "rounds", "params", "board")
 
 
@@ -153,10 +169,12 @@ def _check_sizes(args: argparse.Namespace) -> None:
             check_count(value, flag, *MATCH_LIMITS[key])
 
 
-def _resume(args: argparse.Namespace) -> tuple[Any, Any, list[str], list[Agent]]:
+def load_resumed(args: argparse.Namespace, fixed: tuple[str, ...]) -> Any:
+    """The replay ``--resume`` names. The flags in ``fixed``, a noise level or another --seed
+    would change the saved match: they are refused, not ignored."""
     from jamsumo_sim.replay import load_replay
 
-    given = [f"--{k.replace('_', '-')}" for k in _FIXED_BY_RESUME if getattr(args, k) is not None]
+    given = [f"--{k.replace('_', '-')}" for k in fixed if getattr(args, k) is not None]
     if getattr(args, "noise", None) is not None:
         given.append(f"--{args.noise}")
     if given:
@@ -167,6 +185,11 @@ def _resume(args: argparse.Namespace) -> tuple[Any, Any, list[str], list[Agent]]
             f"--resume {args.resume}: the saved match has seed {replay.seed}, not {args.seed} "
             "(a resumed match keeps its seed: drop --seed)"
         )
+    return replay
+
+
+def _resume(args: argparse.Namespace) -> tuple[Any, Any, list[str], list[Agent]]:
+    replay = load_resumed(args, _FIXED_BY_RESUME)
     players = int(replay.data["params"]["players"])
     seats = parse_seats(args.seats, players) if args.seats else replay.seats
     agents = make_agents(replay.game, seats)  # before the re-play: a bad seat fails at once
@@ -185,12 +208,7 @@ def _build(args: argparse.Namespace) -> tuple[Any, Any, list[str], list[Agent]]:
     game = get_game(args.mode or "jamsumo")
     if args.players is None:
         args.players = len(parse_seats(args.seats, 0, check=False)) if args.seats else 2
-    params: dict[str, Any] = {"players": args.players, "board": args.board or "standard"}
-    if args.max_turns is not None:
-        params["max_turns"] = args.max_turns
-    if args.rounds is not None:
-        params["rounds"] = args.rounds
-    params["noise"] = args.noise or "practice"
+    params = match_params(args, args.players)
     if args.params:
         from jamsumo_sim.params import load_params
 

@@ -11,9 +11,9 @@ from websockets.exceptions import ConnectionClosed
 
 from jamsumo_sim.net import protocol as wire
 from jamsumo_sim.net.client import Client, JoinOptions
-from jamsumo_sim.net.host import Host, HostOptions
+from jamsumo_sim.net.host import HostOptions
 from tests.hostile.harness import assert_one_line_error, run_cli
-from tests.net.helpers import bot, card_state, result_of
+from tests.net.helpers import bot, card_state, start_host
 
 PASSWORD = "jam"
 
@@ -71,18 +71,8 @@ def test_hostile_clients_are_refused_and_the_match_goes_on():
     async def go():  # noqa: ANN202
         state = card_state("jellyfish", seed=2)
         seats = ["remote", "remote", "bot"]
-        host = Host(
-            state,
-            seats,
-            {2: bot(state.game, 2)},
-            lambda s: bot(state.game, s),
-            lambda s: result_of(s, seats),
-            HostOptions(port=0, password=PASSWORD, linger=1),
-            say=lambda text: None,
-        )
-        task = asyncio.create_task(host.run())
-        await host.ready.wait()
-        url = f"ws://127.0.0.1:{host.port}"
+        options = HostOptions(port=0, password=PASSWORD, linger=1)
+        host, task, url = await start_host(state, seats, options)
         good = Client(url, JoinOptions(seat=0, password=PASSWORD), bot, say=lambda t: None)
         good_task = asyncio.create_task(good.run())
         while good.token is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,31 @@ def result_of(state: State, seats: list[str]) -> dict[str, Any]:
     return result_object(state)
 
 
+async def start_host(
+    state: State,
+    seats: list[str],
+    options: HostOptions,
+    on_move: Callable[[State, bool], None] | None = None,
+) -> tuple[Host, asyncio.Task, str]:
+    """A quiet Host on the loopback, bots in its ``bot`` seats and as stand-ins, ready for clients:
+    the host, its running task and its URL."""
+    game = state.game
+    agents = {s: bot(game, s) for s, kind in enumerate(seats) if kind == "bot"}
+    host = Host(
+        state,
+        seats,
+        agents,
+        lambda seat: bot(game, seat),
+        lambda s: result_of(s, seats),
+        options,
+        on_move,
+        say=lambda text: None,
+    )
+    task = asyncio.create_task(host.run())
+    await host.ready.wait()
+    return host, task, f"ws://127.0.0.1:{host.port}"
+
+
 def host_and_join(
     state: State,
     remote: int = 2,
@@ -63,25 +89,13 @@ def host_and_join(
 
 
 async def _run(state, remote, record, options, proxy, extra, client_options) -> Run:  # noqa: ANN001
-    game = state.game
     seats = ["remote"] * remote + ["bot"] * (state.num_players - remote)
-    agents = {s: bot(game, s) for s in range(remote, state.num_players)}
     on_move = None
     if record is not None:
         on_move = _recorder(state, seats, record)
-    host = Host(
-        state,
-        seats,
-        agents,
-        lambda seat: bot(game, seat),
-        lambda s: result_of(s, seats),
-        options or HostOptions(port=0, linger=2.0),
-        on_move,
-        say=lambda text: None,
+    host, task, url = await start_host(
+        state, seats, options or HostOptions(port=0, linger=2.0), on_move
     )
-    task = asyncio.create_task(host.run())
-    await host.ready.wait()
-    url = f"ws://127.0.0.1:{host.port}"
     if proxy is not None:
         proxy = proxy(url)
         await proxy.start()

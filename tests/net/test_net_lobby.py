@@ -14,7 +14,14 @@ from jamsumo_sim.net.host import Host, HostOptions
 from jamsumo_sim.turnloop.driver import step
 from jamsumo_sim.turnloop.recording import save_record, verify_record
 from jamsumo_sim.turnloop.serialize import state_from_json
-from tests.net.helpers import bot, card_state, host_and_join, jam_state, result_of
+from tests.net.helpers import (
+    bot,
+    card_state,
+    host_and_join,
+    jam_state,
+    result_of,
+    start_host,
+)
 
 
 def test_a_client_whose_shot_rests_differently_takes_the_hosts_rest_state():
@@ -36,7 +43,7 @@ def test_a_client_whose_shot_rests_differently_takes_the_hosts_rest_state():
             seats,
             {1: bot(state.game, 1), 2: bot(state.game, 2)},
             lambda seat: bot(state.game, seat),
-            lambda s: result_of(s, ["remote", "remote", "bot"]),
+            lambda s: result_of(s, seats),
             HostOptions(port=0, linger=1),
             say=lambda text: None,
         )
@@ -102,18 +109,7 @@ def test_chat_lines_go_to_every_client():
     async def go():  # noqa: ANN202
         state = card_state("jellyfish", seed=3)
         seats = ["remote", "remote", "bot"]
-        host = Host(
-            state,
-            seats,
-            {2: bot(state.game, 2)},
-            lambda s: bot(state.game, s),
-            lambda s: result_of(s, seats),
-            HostOptions(port=0, linger=1),
-            say=lambda text: None,
-        )
-        task = asyncio.create_task(host.run())
-        await host.ready.wait()
-        url = f"ws://127.0.0.1:{host.port}"
+        _, task, url = await start_host(state, seats, HostOptions(port=0, linger=1))
         a = Client(url, JoinOptions(seat=0), bot, say=heard[0].append)
         b = Client(url, JoinOptions(seat=1), bot, say=heard[1].append)
         ta, tb = asyncio.create_task(a.run()), asyncio.create_task(b.run())
@@ -132,18 +128,8 @@ def test_a_player_who_leaves_is_replaced_by_a_bot_or_waited_for(on_leave):
     async def go():  # noqa: ANN202
         state = card_state("jellyfish", seed=9)
         seats = ["remote", "remote", "bot"]
-        host = Host(
-            state,
-            seats,
-            {2: bot(state.game, 2)},
-            lambda s: bot(state.game, s),
-            lambda s: result_of(s, seats),
-            HostOptions(port=0, grace=0.3, on_leave=on_leave, linger=0.5),
-            say=lambda text: None,
-        )
-        task = asyncio.create_task(host.run())
-        await host.ready.wait()
-        url = f"ws://127.0.0.1:{host.port}"
+        options = HostOptions(port=0, grace=0.3, on_leave=on_leave, linger=0.5)
+        host, task, url = await start_host(state, seats, options)
         stays = Client(url, JoinOptions(seat=0), bot, say=lambda t: None)
         leaves = Client(url, JoinOptions(seat=1), bot, say=lambda t: None)
         t_stay, t_leave = asyncio.create_task(stays.run()), asyncio.create_task(leaves.run())

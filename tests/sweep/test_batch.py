@@ -7,44 +7,19 @@ import math
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
-from jamsumo_sim.params import PhysicsParams
-from jamsumo_sim.physics.datatypes import IllegalAction
 from jamsumo_sim.scenario import build_world
 from jamsumo_sim.sweep import batch
 from jamsumo_sim.sweep.batch import Shot, ShotRunner
 from jamsumo_sim.sweep.spec import SHOOTER_ID
-from jamsumo_sim.world import World
-
-BOARD = load_board("standard")
-PARAMS = PhysicsParams.from_board(BOARD)
-ZONES = [(p.x, p.y) for p in BOARD.platforms]  # the JAM zones
-
-
-def random_shots(rng: np.random.Generator, n: int) -> list[Shot]:
-    """Flicks from a JAM zone at 0.5-5 m/s, any direction, offset and height."""
-    return [
-        Shot(
-            float(rng.uniform(-math.pi, math.pi)),
-            float(rng.uniform(0.5, 5.0)),
-            float(rng.uniform(-0.5, 0.5)),
-            float(rng.uniform(0.0, 1.0)),
-        )
-        for _ in range(n)
-    ]
+from tests.sweep.sweep_helpers import ZONES, random_shots, run_alone
 
 
 def alone(shooter, shot: Shot) -> tuple | None:
     """The shot in a fresh World of its own: (x, y, angle, face, status), None if illegal."""
-    x, y, angle, face = shooter
-    w = World(BOARD, PARAMS)
-    w.add_die(SHOOTER_ID, x, y, angle, face=face)
-    try:
-        w.apply_flick(shot.flick())
-    except IllegalAction:
+    ran = run_alone(shooter, shot)
+    if ran is None:
         return None
-    w.run_until_rest(20.0)
-    s = w.state(SHOOTER_ID)
+    s = ran[0].state(SHOOTER_ID)
     return (s.x, s.y, s.angle, s.face, s.status)
 
 

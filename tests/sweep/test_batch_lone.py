@@ -11,43 +11,21 @@ import math
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
-from jamsumo_sim.params import PhysicsParams
-from jamsumo_sim.physics.datatypes import IllegalAction
 from jamsumo_sim.sweep import batch, lone, lone_kernel
 from jamsumo_sim.sweep.batch import Shot, ShotRunner
 from jamsumo_sim.sweep.spec import SHOOTER_ID
 from jamsumo_sim.world import World
+from tests.sweep.sweep_helpers import BOARD, PARAMS, ZONES, random_shots, run_alone
 
-BOARD = load_board("standard")
-PARAMS = PhysicsParams.from_board(BOARD)
-ZONES = [(p.x, p.y) for p in BOARD.platforms]  # the JAM zones
 FIELDS = [f for f in batch.FIELDS if f != "score"]  # score follows from these (test_batch.py)
-
-
-def random_shots(rng: np.random.Generator, n: int, top: float = 5.0) -> list[Shot]:
-    """Flicks at 0.5-``top`` m/s, any direction, offset and height."""
-    return [
-        Shot(
-            float(rng.uniform(-math.pi, math.pi)),
-            float(rng.uniform(0.5, top)),
-            float(rng.uniform(-0.5, 0.5)),
-            float(rng.uniform(0.0, 1.0)),
-        )
-        for _ in range(n)
-    ]
 
 
 def alone(shooter, shot: Shot, max_time: float = 20.0) -> dict | None:
     """The shot in a fresh World of its own, as the fields of batch.FIELDS (None if illegal)."""
-    x, y, angle, face = shooter
-    w = World(BOARD, PARAMS)
-    w.add_die(SHOOTER_ID, x, y, angle, face=face)
-    try:
-        w.apply_flick(shot.flick())
-    except IllegalAction:
+    ran = run_alone(shooter, shot, max_time)
+    if ran is None:
         return None
-    res = w.run_until_rest(max_time)
+    w, res = ran
     s = w.state(SHOOTER_ID)
     code = batch.STATUS_CODES[s.status]
     return {
