@@ -3,7 +3,7 @@ pile, what is being given away, and the events since the viewer last looked; the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
@@ -11,15 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from card_games.jellyfish.cards import Deck
-from card_games.terminal.table import (
-    Look,
-    events,
-    fits,
-    heading,
-    seat_name,
-    snapshot,
-    table,
-)
+from card_games.terminal.report import end_report
+from card_games.terminal.table import Look, fits, heading, seat_name, snapshot, table
 
 if TYPE_CHECKING:
     from card_games.jellyfish.game import JellyfishGame
@@ -94,14 +87,9 @@ def deck_of(game: JellyfishGame, obs: Mapping[str, Any]) -> Deck:
 
 
 def build(
-    game: JellyfishGame,
-    obs: Mapping[str, Any],
-    seat: int | None,
-    look: Look,
-    recent: Sequence[str],
-    earlier: int = 0,
-    new: bool = True,
-) -> RenderableType:
+    game: JellyfishGame, obs: Mapping[str, Any], seat: int | None, look: Look
+) -> list[RenderableType]:
+    """The table's parts, top to bottom (``terminal.table.view`` adds the events under them)."""
     deck = deck_of(game, obs)
     to_move = None if obs["over"] else obs["active"]
     if obs["over"]:
@@ -133,8 +121,7 @@ def build(
             "[covered]: a face-down Cover card lies on that set (named once it is known)."
         )
     )
-    parts.append(events(recent, look, earlier, new))
-    return Group(*parts)
+    return parts
 
 
 def render(game: JellyfishGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
@@ -157,9 +144,4 @@ def report(state: JellyfishState) -> dict[str, Any]:
                 "completed sets": [deck.label(k) for k in full["completed"][s]],
             }
         )
-    return {
-        "decided_by": DECIDED_BY,
-        "winners": state.winners(),
-        "breakdown": breakdown,
-        "reveal": reveal,
-    }
+    return end_report(DECIDED_BY, state.winners(), breakdown, reveal)

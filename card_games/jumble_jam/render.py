@@ -5,21 +5,15 @@ end report (coins per order, every hand revealed)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.text import Text
 
 from card_games.jumble_jam.grid import grid
-from card_games.terminal.table import (
-    Look,
-    events,
-    heading,
-    seat_name,
-    snapshot,
-    table,
-)
+from card_games.terminal.report import end_report
+from card_games.terminal.table import Look, heading, seat_name, snapshot, table
 
 if TYPE_CHECKING:
     from card_games.jumble_jam.game import JumbleJamGame
@@ -67,14 +61,9 @@ def _status(obs: Mapping[str, Any]) -> str:
 
 
 def build(
-    game: JumbleJamGame,
-    obs: Mapping[str, Any],
-    seat: int | None,
-    look: Look,
-    recent: Sequence[str],
-    earlier: int = 0,
-    new: bool = True,
-) -> RenderableType:
+    game: JumbleJamGame, obs: Mapping[str, Any], seat: int | None, look: Look
+) -> list[RenderableType]:
+    """The table's parts, top to bottom (``terminal.table.view`` adds the events under them)."""
     n = obs["players"]
     variant = f" ({obs['variant']})" if obs["variant"] != "standard" else ""
     die = obs["die"] or "-"
@@ -142,8 +131,7 @@ def build(
                 f"still needs {still or 'nothing'}"
             )
         )
-    parts.append(events(recent, look, earlier, new))
-    return Group(*parts)
+    return parts
 
 
 def render(game: JumbleJamGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
@@ -168,9 +156,4 @@ def report(state: JumbleJamState) -> dict[str, Any]:
             }
         )
         reveal.append({"seat": s, "hand": sorted(cards[c].kind for c in full["hands"][s])})
-    return {
-        "decided_by": DECIDED_BY,
-        "winners": state.winners(),
-        "breakdown": breakdown,
-        "reveal": reveal,
-    }
+    return end_report(DECIDED_BY, state.winners(), breakdown, reveal)

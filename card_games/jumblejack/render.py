@@ -7,20 +7,14 @@ the default here; ``look.aid`` (``--aid``) adds every earlier statement, as a me
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.text import Text
 
-from card_games.terminal.table import (
-    Look,
-    events,
-    heading,
-    seat_name,
-    snapshot,
-    table,
-)
+from card_games.terminal.report import end_report
+from card_games.terminal.table import Look, heading, seat_name, snapshot, table
 
 if TYPE_CHECKING:
     from card_games.jumblejack.game import JumbleJackGame
@@ -66,14 +60,9 @@ def _to_act(obs: Mapping[str, Any]) -> tuple[str, int | list[int] | None]:
 
 
 def build(
-    game: JumbleJackGame,
-    obs: Mapping[str, Any],
-    seat: int | None,
-    look: Look,
-    recent: Sequence[str],
-    earlier: int = 0,
-    new: bool = True,
-) -> RenderableType:
+    game: JumbleJackGame, obs: Mapping[str, Any], seat: int | None, look: Look
+) -> list[RenderableType]:
+    """The table's parts, top to bottom (``terminal.table.view`` adds the events under them)."""
     who, to_move = _to_act(obs)
     stage = STAGE_WORDS.get(obs["stage"], obs["stage"])
     status = f"Round {obs['round']}: {stage}" + (f"; {who}" if who else "") + "."
@@ -144,8 +133,7 @@ def build(
         parts.append(
             Text("Only the top cards show: remember what was said (--aid lists every statement).")
         )
-    parts.append(events(recent, look, earlier, new))
-    return Group(*parts)
+    return parts
 
 
 def render(game: JumbleJackGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
@@ -182,10 +170,5 @@ def report(state: JumbleJackState) -> dict[str, Any]:
             }
         )
     doll = full["doll_card"]
-    return {
-        "decided_by": DECIDED_BY,
-        "winners": state.winners(),
-        "breakdown": breakdown,
-        "reveal": reveal,
-        "shared": {"Doll's set-up pirate": f"{doll}: {c.outfit_text(c.pirate_mask(doll))}"},
-    }
+    shared = {"Doll's set-up pirate": f"{doll}: {c.outfit_text(c.pirate_mask(doll))}"}
+    return end_report(DECIDED_BY, state.winners(), breakdown, reveal, shared)

@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from card_games.terminal.table import MAX_EVENTS, RECENT_EVENTS, Look, to_text
+from card_games.terminal.table import MAX_EVENTS, RECENT_EVENTS, Look, to_text, view
 from jamsumo_sim.turnloop.state import Game, LogEntry, State
 
 
@@ -46,15 +46,11 @@ class TableDisplay:
         """The table as text, for the agent to print before listing the moves."""
         fresh = self.new_events(seat)
         if fresh is None:  # nothing new (e.g. just resumed): the last few, marked as not new
-            recent = list(observation.get("log") or [])[-RECENT_EVENTS:]
-            renderable = builder(self.game).build(
-                self.game, observation, seat, self.look, recent, 0, False
-            )
+            lines, earlier, new = list(observation.get("log") or [])[-RECENT_EVENTS:], 0, False
         else:
-            lines, earlier = fresh
-            renderable = builder(self.game).build(
-                self.game, observation, seat, self.look, lines, earlier, True
-            )
+            (lines, earlier), new = fresh, True
+        build = builder(self.game).build
+        renderable = view(build, self.game, observation, seat, self.look, lines, earlier, new)
         return to_text(renderable, self.look)
 
     def end(self, state: State) -> str:
@@ -67,7 +63,7 @@ class TableDisplay:
         start = min((n for seat, n in self.seen.items() if seat is not None), default=0)
         public = [e.text for e in self.entries[start:] if e.visible_to(None)]
         lines, earlier = public[-MAX_EVENTS:], max(0, len(public) - MAX_EVENTS)
-        table = module.build(
-            self.game, state.observation(None), None, self.look, lines, earlier, True
+        table = view(
+            module.build, self.game, state.observation(None), None, self.look, lines, earlier, True
         )
         return to_text(report_renderable(table, module.report(state), self.look), self.look)

@@ -49,6 +49,25 @@ def reveal_table(rows: Sequence[Mapping[str, Any]], look: Look) -> Any:
     return out
 
 
+def end_report(
+    decided_by: str,
+    winners: Sequence[int],
+    breakdown: list[dict[str, Any]],
+    reveal: list[dict[str, Any]],
+    shared: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A game's report in the shape above (``shared`` only when it has such cards)."""
+    out: dict[str, Any] = {
+        "decided_by": decided_by,
+        "winners": winners,
+        "breakdown": breakdown,
+        "reveal": reveal,
+    }
+    if shared is not None:
+        out["shared"] = shared
+    return out
+
+
 def report_renderable(final_table: RenderableType, report: Mapping[str, Any], look: Look) -> Any:
     winners = report.get("winners", [])
     names = " and ".join(f"seat {s}" for s in winners) or "nobody"

@@ -88,10 +88,20 @@ def to_text(renderable: RenderableType, look: Look) -> str:
     return "\n".join(line.rstrip() for line in captured.get().rstrip("\n").split("\n"))
 
 
-def snapshot(build: Callable[..., RenderableType], game: Any, obs: Mapping[str, Any],
-             seat: int | None, look: Look) -> str:  # fmt: skip
+# A game's ``render.build(game, obs, seat, look)``: its table's parts, top to bottom.
+Build = Callable[[Any, Mapping[str, Any], int | None, Look], Sequence[RenderableType]]
+
+
+def view(build: Build, game: Any, obs: Mapping[str, Any], seat: int | None, look: Look,
+         recent: Sequence[str], earlier: int = 0, new: bool = True) -> Group:  # fmt: skip
+    """A game's table with the events under it (every game's table ends with them)."""
+    return Group(*build(game, obs, seat, look), events(recent, look, earlier, new))
+
+
+def snapshot(build: Build, game: Any, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
     """A game's table as text with the last few public events (each game's ``render``)."""
-    return to_text(build(game, obs, seat, look, list(obs["log"])[-RECENT_EVENTS:], 0, False), look)
+    recent = list(obs["log"])[-RECENT_EVENTS:]
+    return to_text(view(build, game, obs, seat, look, recent, 0, False), look)
 
 
 def fits(renderable: RenderableType, look: Look) -> bool:

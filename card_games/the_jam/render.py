@@ -5,22 +5,15 @@ pile and hand revealed, and each score broken down)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from card_games.terminal.table import (
-    Look,
-    events,
-    flow,
-    heading,
-    seat_name,
-    snapshot,
-    table,
-)
+from card_games.terminal.report import end_report
+from card_games.terminal.table import Look, flow, heading, seat_name, snapshot, table
 from card_games.the_jam.cards import CardSet, load_cards
 from card_games.the_jam.rules import FACE_DOWN_PREFIX
 from card_games.the_jam.scoring import score_player
@@ -92,14 +85,9 @@ def _status(obs: Mapping[str, Any]) -> str:
 
 
 def build(
-    game: JamGame,
-    obs: Mapping[str, Any],
-    seat: int | None,
-    look: Look,
-    recent: Sequence[str],
-    earlier: int = 0,
-    new: bool = True,
-) -> RenderableType:
+    game: JamGame, obs: Mapping[str, Any], seat: int | None, look: Look
+) -> list[RenderableType]:
+    """The table's parts, top to bottom (``terminal.table.view`` adds the events under them)."""
     cs = game.cards
     n = obs["players"]
     to_move = obs["to_move"] if isinstance(obs["to_move"], int) and obs["to_move"] >= 0 else None
@@ -160,8 +148,7 @@ def build(
             Text("Final scores: " + ", ".join(f"seat {s} {v:g}" for s, v in enumerate(f["scores"])))
         )
         parts.append(Text("Winner: " + " and ".join(f"seat {s}" for s in f["winners"])))
-    parts.append(events(recent, look, earlier, new))
-    return Group(*parts)
+    return parts
 
 
 def _trade_lines(cs: CardSet, obs: Mapping[str, Any]) -> list[Text]:
@@ -226,9 +213,4 @@ def report(state: JamState) -> dict[str, Any]:
                 "hand": [card_text(cs, c) for c in full["hands"][s]],
             }
         )
-    return {
-        "decided_by": DECIDED_BY_KIDS if kids else DECIDED_BY,
-        "winners": state.winners(),
-        "breakdown": breakdown,
-        "reveal": reveal,
-    }
+    return end_report(DECIDED_BY_KIDS if kids else DECIDED_BY, state.winners(), breakdown, reveal)
