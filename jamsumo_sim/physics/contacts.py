@@ -79,6 +79,29 @@ def collect_collisions(w: World, t: float) -> None:
                 platforms.maybe_climb(w, a, plat)
 
 
+def log_deferred(w: World, rows: list[list[float]]) -> None:
+    """Collision events for first contacts the compiled steps noted (physics/compiled_steps
+    ``_defer_plain``: two dice in no special state, slower than a hop's chance; (time, die a,
+    die b, impulse) rows in time order), as collect_collisions logs them: per collision step in
+    the order of the dice ids, then the impulse."""
+    order = w._order
+    k = 0
+    n = len(rows)
+    while k < n:
+        t = rows[k][0]
+        todo = []
+        while k < n and rows[k][0] == t:
+            _, ia, ib, j = rows[k]
+            a, b = order[int(ia)], order[int(ib)]
+            key = (a.id, b.id) if a.id <= b.id else (b.id, a.id)
+            todo.append((key, j))
+            k += 1
+        if len(todo) > 1:
+            todo.sort(key=_by_key_and_impulse)
+        for key, j in todo:
+            w.events.append(Event(t, COLLISION, key, {"impulse": j, "kind": "die"}))
+
+
 def _by_key_and_impulse(item: tuple) -> tuple:
     return item[0], item[1]
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import step_kernels
 from ..params import PhysicsParams
-from . import _chipmunk, contacts, support, view
+from . import _chipmunk, compiled_steps, contacts, pitch, support, view
 
 if TYPE_CHECKING:
     from .world import World
@@ -41,6 +41,9 @@ QUIET_STEPS = 1
 # False: every step takes exactly ``collision_substeps`` collision steps, as model 0.3 did (for
 # tests and benchmarks that show what the swept steps change; not a user setting).
 SWEPT = True
+# False: the collision steps from Python, one C call each, and every step ended in Python (the
+# same steps bit for bit, slower; tests/physics/test_compiled_steps.py compares the two).
+COMPILED = True
 
 
 def sweep_params(p: PhysicsParams) -> np.ndarray:
@@ -67,8 +70,12 @@ def collision_steps(w: World) -> tuple[int, float]:
     return step_kernels.swept_substeps(w._rbase, w._rows, w._groups, w._wall_boxes, w._sweep_prm)
 
 
-def step(w: World) -> None:
-    """Advance one fixed model step ``params.dt`` (collision steps: :func:`collision_steps`)."""
+def step(w: World, max_steps: int = 1, stop_at_rest: bool = False) -> None:
+    """Advance one fixed model step ``params.dt`` (collision steps: :func:`collision_steps`), or
+    up to ``max_steps`` of them while nothing but Chipmunk and the compiled kernels has work (no
+    first contact, no die for the support bookkeeping, no energy to limit; with
+    ``stop_at_rest`` not once every die rests): the steps are the same either way, bit for bit
+    (:mod:`.compiled_steps`)."""
     p = w.params
     if w._dirty or not w._current or w._row_patch:
         view.read(w)
@@ -92,11 +99,11 @@ def step(w: World) -> None:
     if kicked > 0:
         view.push_velocities(w)
     w.steps += 1  # events of this step carry its end time (collisions: their substep's)
+    key0 = w._index_key
     w._unchecked = False
     w._current = False
     w._canonical = False
     space = w.space
-    cspace = space._space
     # pymunk's wrapper only when it has work queued (bodies added since the last step to check);
     # otherwise Chipmunk's step directly (nothing here adds or removes during a step, and the
     # wrapper's bookkeeping costs a sixth of a bare step)
@@ -105,6 +112,50 @@ def step(w: World) -> None:
         first_done = 1
     else:
         first_done = 0
+    if SWEPT and COMPILED:
+        used, ke_before = _compiled_substeps(
+            w, first_done, n_sub, lead, ke_before, max_steps, stop_at_rest, key0
+        )
+        if used < 0:
+            return  # the compiled call ended the step
+    else:
+        used = _python_substeps(w, first_done, n_sub, lead)
+    w._pairs_used = used  # (the energy limiter's contact groups)
+    w._current = False  # a read during the collision steps (collect_collisions) is stale now
+    view.read(w)
+    # bodies came or went in the contact bookkeeping: the rows of the step's start are gone
+    reindexed = w._index_key is not key0
+    if not w._order:
+        return
+    # after contacts the kick below goes into the spare write buffer, so the World's keeps the
+    # velocities this step's contacts started from (the energy limiter's)
+    out = w._wspare[0] if used else w._wbuf
+    # screen this state, kick and count the collision steps for the next step in one call (all
+    # dropped if the bookkeeping below changes anything: with a die pitched on a surface it always
+    # does, so no kick then), and list the dice that bookkeeping must look at (support.after_step)
+    end = step_kernels.finish_model_step(
+        w._rbase,
+        w._rows,
+        w._flags,
+        out,
+        w._prm,
+        w._pts,
+        w._groups,
+        w._wall_boxes,
+        w._sweep_prm,
+        w._special_arr,
+        w._special,
+        w._cand,
+        not w._any_pitched,
+    )
+    _end_step(w, end, used, ke_before, reindexed)
+
+
+def _python_substeps(w: World, first_done: int, n_sub: int, lead: float) -> int:
+    """The step's collision steps from ``first_done`` on, each followed by a look at Chipmunk's
+    cached arbiters (first contacts become events); returns the pair entries noted."""
+    p = w.params
+    cspace = w.space._space
     afloats, aints, adata = w._abuf._float_arr, w._abuf._int_arr, w._adata
     space_step, each_arbiter = _chipmunk.space_step, _chipmunk.each_cached_arbiter
     get_arbiters, note_contacts = _chipmunk.GET_ARBITERS, step_kernels.note_contacts
@@ -125,37 +176,107 @@ def step(w: World) -> None:
                 first, used = contacts.grow_pairs(w, num, used)
                 pairs = w._pairs
             if first:
-                done = (k + 1) / n_sub if lead == 0.0 else (lead + k * sub) / p.dt
-                contacts.collect_collisions(w, (w.steps - 1 + done) * p.dt)
+                contacts.collect_collisions(w, _contact_time(w, k, n_sub, lead))
                 # (re-sized if the bookkeeping re-indexed)
                 arb_ints, pairs = w._arb_ints, w._pairs
+    return used
+
+
+def _contact_time(w: World, k: int, n_sub: int, lead: float) -> float:
+    """The end time of collision step ``k`` of the step under way (its contacts' events' time)."""
+    p = w.params
+    sub = p.dt / n_sub if lead == 0.0 else (p.dt - lead) / (n_sub - 1)
+    done = (k + 1) / n_sub if lead == 0.0 else (lead + k * sub) / p.dt
+    return (w.steps - 1 + done) * p.dt
+
+
+def _compiled_substeps(
+    w: World,
+    k: int,
+    n_sub: int,
+    lead: float,
+    ke_before: float,
+    max_steps: int,
+    stop_at_rest: bool,
+    key0: tuple,
+) -> tuple[int, float]:
+    """:func:`_python_substeps` in compiled calls (:func:`compiled_steps.run_steps`), which also
+    end the step and take up to ``max_steps - 1`` further ones while nothing needs Python.
+    Returns (pair entries noted, the step's kick energy) when the caller must end the step (the
+    contact bookkeeping changed the state), else (-1, 0) (the step is ended)."""
+    res = w._res
+    used = 0
+    extra = max_steps - 1
+    stepped = k > 0  # pymunk's wrapper took the first collision step: only its contacts here
+    k = 0
+    cs = compiled_steps
+    while True:
+        if w._addr is None:
+            w._addr = cs.addresses(w)
+        finish = not w._dirty and bool(w._order)
+        kinds = finish and w._special and w._kind_idx
+        if kinds:
+            cs.pack_special(w)
+        q = pitch._consts_array(w) if w._any_pitched else w._no_pitch_prm
+        status = cs.run_steps(
+            w._addr, res, k, stepped, n_sub, lead, used, ke_before, finish, extra, stop_at_rest,
+            not w._any_pitched, w._arb_ints, w._pairs, w._rbase, w._rows, w._flags, w._wbuf,
+            w._wspare[0], w._prm, w._pts, w._groups, w._wall_boxes, w._sweep_prm,
+            w._special_arr, w._special, w._cand, w._kind, w._sp, w._sp_tmp, w._pitch_st,
+            w._bodies, w._shapes, q, w._flight_prm, w._max_top, w._land_tops, w._plat_tops,
+            w._partner, w._stands, w._arb_floats, w._first, w._first_imp, w._id_sorted,
+            w._id_order, w._deferred, w.steps,
+        )  # fmt: skip
+        n_def = int(res[cs.R_DEFERRED])
+        if n_def:
+            contacts.log_deferred(w, w._deferred[:n_def].tolist())
+        if kinds and res[cs.R_SPECIALS]:
+            cs.unpack_special(w)
+        steps = int(res[cs.R_STEPS])
+        if steps:
+            w.steps += steps
+            extra -= steps
+        if int(res[cs.R_SWAPS]) & 1:
+            view.swap_write_buffers(w)
+        used = int(res[cs.R_USED])
+        if status != cs.CONTACT:
+            break
+        n_sub, lead, ke_before = int(res[cs.R_N_SUB]), float(res[cs.R_LEAD]), res[cs.R_KE_BEFORE]
+        k = int(res[cs.R_K])
+        first = int(res[cs.R_FIRST])
+        if first < 0:
+            first, used = contacts.grow_pairs(w, w._abuf._int_arr.num, used)
+        if first:
+            contacts.collect_collisions(w, _contact_time(w, k, n_sub, lead))
+        k += 1
+        stepped = False
+    if status == cs.SUBSTEPS_DONE:
+        return used, float(res[cs.R_KE_BEFORE])
     w._pairs_used = used
-    was_dirty = w._dirty
-    w._current = False  # a read during the collision steps (collect_collisions) is stale now
-    view.read(w)
-    if not w._order:
-        return
-    # after contacts the kick below goes into the spare write buffer, so the World's keeps the
-    # velocities this step's contacts started from (the energy limiter's)
-    out = w._wspare[0] if used else w._wbuf
-    # screen this state, kick and count the collision steps for the next step in one call (all
-    # dropped if the bookkeeping below changes anything: with a die pitched on a surface it always
-    # does, so no kick then), and list the dice that bookkeeping must look at (support.after_step)
-    code, ke_after, kicked, ke_kicked, n_next, lead_next, n_cand = step_kernels.finish_model_step(
-        w._rbase,
-        w._rows,
-        w._flags,
-        out,
-        w._prm,
-        w._pts,
-        w._groups,
-        w._wall_boxes,
-        w._sweep_prm,
-        w._special_arr,
-        w._special,
-        w._cand,
-        not w._any_pitched,
-    )
+    # the state compiled_steps read is the Space's (view.read's effects)
+    w._current = True
+    w._row_patch = []
+    if w._moved:
+        w._moved = set()
+    end = (
+        int(res[cs.R_CODE]), float(res[cs.R_KE_AFTER]), int(res[cs.R_KICKED]),
+        float(res[cs.R_KE_KICKED]), int(res[cs.R_N_NEXT]), float(res[cs.R_LEAD_NEXT]),
+        int(res[cs.R_N_CAND]),
+    )  # fmt: skip
+    _end_step(w, end, used, float(res[cs.R_KE_BEFORE]), w._index_key is not key0)
+    return -1, 0.0
+
+
+def _end_step(
+    w: World,
+    end: tuple[int, float, int, float, int, float, int],
+    used: int,
+    ke_before: float,
+    reindexed: bool,
+) -> None:
+    """The step's end after its read and finish_model_step (``end``: that call's values): the
+    pending kick, the write buffers, the energy limiter and the support bookkeeping."""
+    code, ke_after, kicked, ke_kicked, n_next, lead_next, n_cand = end
     w._screened = code
     pre = None
     if used:
@@ -163,7 +284,9 @@ def step(w: World) -> None:
         pre = view.swap_write_buffers(w) if kicked >= 0 else w._wbuf
     if kicked >= 0:
         w._pending = (kicked, ke_kicked, n_next, lead_next)
-    if pre is not None and not was_dirty and ke_after > ke_before:
+    # the contacts gave energy (Chipmunk's sequential impulses can): take it back, also where the
+    # contact bookkeeping changed the state (a hop, a strike: their own laws make none)
+    if pre is not None and not reindexed and ke_after > ke_before:
         contacts.limit_contact_energy(w, pre[w._rows])
     if n_cand:
         support.after_step(w, n_cand)

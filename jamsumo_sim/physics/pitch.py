@@ -171,6 +171,12 @@ def _consts(w: World) -> tuple[float, ...]:
     return consts
 
 
+def _consts_array(w: World) -> np.ndarray:
+    """step_kernels.pitch_step's parameter vector for ``w`` (:func:`_consts`'s)."""
+    _consts(w)
+    return w._pitch_consts[2]
+
+
 def _kernel_step(w: World, d: DieRecord, pt: Pitch) -> bool | None:
     """The step in one compiled call (step_kernels.pitch_step) unless it lands a face or lifts
     off: then None, and step_die's Python loop takes the step from the start."""

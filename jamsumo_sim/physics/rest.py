@@ -76,7 +76,8 @@ def run_until_rest(w: World, max_time: float = 30.0) -> ShotResult:
     rested = at_rest(w)
     moving = step_kernels.ALL_RESTING
     while not rested and w.steps < limit:
-        evolve.step(w)
+        # as many steps as need no Python in one call (the same steps as one at a time)
+        evolve.step(w, limit - w.steps, stop_at_rest=True)
         # the step's own screen says some die moves and nothing changed since: not at rest
         # (what at_rest would find, without the call)
         if w._screened >= 0 and not w._screened & moving and w._current and not w._dirty:

@@ -21,7 +21,7 @@ import numpy as np
 import pymunk.batch as pb
 
 from .. import step_kernels
-from . import _chipmunk
+from . import _chipmunk, compiled_steps
 
 if TYPE_CHECKING:
     from .datatypes import DieRecord
@@ -63,6 +63,14 @@ def init_buffers(w: World) -> None:
     w._moved = set()  # (step, striker, struck) of this step's pitched strikes (physics/flight.py)
     # (die, vx, vy, w) written to a body since the last read, its row not yet (patch_rows)
     w._row_patch = []
+    # the compiled steps' addresses (physics/compiled_steps.addresses; None: to be taken anew
+    # after a re-index, which a new Space or new write buffers always come with) and results
+    w._addr = None
+    w._res = np.zeros(compiled_steps.N_RES)
+    w._pitch_st = np.zeros(5)
+    # first contacts the compiled steps found needing only a log entry (contacts.log_deferred)
+    w._deferred = np.zeros((256, 4))
+    w._no_pitch_prm = np.zeros(14)  # (pitch_step's parameters before any die pitched)
 
 
 def read(w: World) -> None:
@@ -98,6 +106,11 @@ def read(w: World) -> None:
         w._index_key = index_key(w)
         w._dirty = False
         w._marked = []
+        w._addr = None
+        # body id -> die, for the compiled steps (step_kernels._die_index)
+        body_ids = np.array([d.body_id for d in order], dtype=np.uintp)
+        w._id_order = np.argsort(body_ids)
+        w._id_sorted = body_ids[w._id_order]
     else:
         fa.num = 0
         _chipmunk.each_body(w.space._space, _chipmunk.GET_BODIES, w._rdata)
@@ -243,6 +256,10 @@ def update_flags(w: World, dice: list[DieRecord]) -> None:
         if i is None or order[i] is not d:
             continue  # not in the Space
         flags[i], special[i], pitched[i], tops[i] = die_entry(d)
+        kind, w._partner[i], w._stands[i] = compiled_steps.die_kind(w, d)
+        w._kind[i] = kind
+        if kind:
+            compiled_steps.note_addresses(w, i, d, kind)
         groups[i] = d.group
         land_tops[i] = landing_top(w, d)
     _aggregate(w)
@@ -256,6 +273,7 @@ def _aggregate(w: World) -> None:
     w._all_grounded = bool(bits & step_kernels.ALL_GROUNDED)
     w._any_fresh = bool(bits & step_kernels.ANY_FRESH)
     w._special = bool(bits & step_kernels.ANY_SPECIAL)
+    w._kind_idx = np.flatnonzero(w._kind).tolist()
     # the highest top of a die standing anywhere (physics/flight.py: a flight above it lands on
     # no die); a die on a die stands d.z up
     w._max_top = w.params.die_size + max(w._wall_top, top)
@@ -263,13 +281,37 @@ def _aggregate(w: World) -> None:
 
 def refresh_flags(w: World, nrows: int) -> None:
     """Per-die flags for the kernels, from the dice records (after any change of status)."""
-    entries = [die_entry(d) for d in w._order]
-    w._flags = np.array([e[0] for e in entries], dtype=np.int8)
-    w._special_arr = np.array([e[1] for e in entries], dtype=bool)
-    w._pitched_arr = np.array([e[2] for e in entries], dtype=bool)
-    w._tops = np.array([e[3] for e in entries], dtype=float)
-    w._groups = np.array([d.group for d in w._order], dtype=np.int64)
-    w._land_tops = np.array([landing_top(w, d) for d in w._order], dtype=float)
+    order = w._order
+    n = len(order)
+    # one row per die: die_entry's four, the group, landing_top, compiled_steps.die_kind's three
+    # (a die in no special state, most of them: the constants these give it)
+    plain = (step_kernels.GROUNDED | step_kernels.LOW, 0, 0, -math.inf)
+    fresh = (step_kernels.GROUNDED | step_kernels.LOW | step_kernels.FRESH, 0, 0, -math.inf)
+    top = w.params.die_size
+    rows = []
+    w._bodies = np.zeros(n, dtype=np.int64)  # cpBody / cpShape addresses of special dice
+    w._shapes = np.zeros(n, dtype=np.int64)
+    for i, d in enumerate(order):
+        if not (
+            d.level or d.straddle or d.riding or d.airborne or d.pitch is not None
+            or d.fall_time is not None or d.on_die is not None or d.lean is not None
+        ):  # fmt: skip
+            rows.append((*(fresh if d.fresh else plain), d.group, top, 0, -1, 1))
+            continue
+        kind, partner, stands = compiled_steps.die_kind(w, d)
+        rows.append((*die_entry(d), d.group, landing_top(w, d), kind, partner, stands))
+        if kind:
+            compiled_steps.note_addresses(w, i, d, kind)
+    cols = np.array(rows, dtype=float).reshape(n, 9).T
+    w._flags = cols[0].astype(np.int8)
+    w._special_arr = cols[1].astype(bool)
+    w._pitched_arr = cols[2].astype(bool)
+    w._tops = cols[3].copy()
+    w._groups = cols[4].astype(np.int64)
+    w._land_tops = cols[5].copy()
+    w._kind = cols[6].astype(np.int8)
+    w._partner = cols[7].astype(np.int64)
+    w._stands = cols[8].astype(bool)
     _aggregate(w)
     n = len(w._order)
     if len(w._near_idx) != n:
@@ -277,6 +319,9 @@ def refresh_flags(w: World, nrows: int) -> None:
         w._cand = np.zeros(2 * n, dtype=np.int64)
         w._near_idx = np.zeros(n, dtype=np.int64)
         w._near_pose = np.zeros((n, 3))
+        # the special dice's numbers and their step's results (physics/compiled_steps)
+        w._sp = np.zeros((n, 4))
+        w._sp_tmp = np.zeros((n, 5))
     if nrows != w._nrows:
         # the velocity write buffer: one (vx, vy, w) row per body in the Space's order
         w._nrows = nrows
@@ -313,6 +358,9 @@ def swap_write_buffers(w: World) -> np.ndarray:
     old = (w._wbuf, w._wbuffer, w._wdata)
     w._wbuf, w._wbuffer, w._wdata = w._wspare
     w._wspare = old
+    a = w._addr
+    if a is not None:
+        compiled_steps.swap_write_addresses(a)
     return old[0]
 
 

@@ -47,7 +47,7 @@ from ..flick import Flick
 from ..friction import patch_points
 from ..params import PhysicsParams
 from ..surface import Surface
-from . import evolve, flicks, rest, snapshot, space, stacking, view
+from . import compiled_steps, evolve, flicks, rest, snapshot, space, stacking, view
 from .datatypes import IN_HOLE, ON_BOARD, DieRecord, DieState, ShotResult
 
 
@@ -109,6 +109,7 @@ class World:
         tops = [(q.x, q.y, q.width / 2, q.depth / 2, q.height) for q in self.board.platforms]
         self._plat_tops = np.array(tops, dtype=float).reshape(-1, 5)
         self._sweep_prm = evolve.sweep_params(p)
+        self._flight_prm = compiled_steps.flight_params(self)
         view.init_buffers(self)
 
     # --- dice ------------------------------------------------------------------------------
@@ -348,4 +349,9 @@ def warm_up() -> None:
     step_kernels.flight_clear(
         w._rbase, w._rows, 0, 0.0, 0.0, 0.0, 0.0, True, w._land_tops, w._groups, w._plat_tops,
         w._hole_r, 0.0, 0.0,
+    )  # fmt: skip
+    # the end of a step the contact bookkeeping changed (physics/evolve.py's Python path)
+    step_kernels.finish_model_step(
+        w._rbase, w._rows, w._flags, w._wbuf, w._prm, w._pts, w._groups, w._wall_boxes,
+        w._sweep_prm, w._special_arr, False, w._cand, True,
     )  # fmt: skip

@@ -8,6 +8,10 @@
   velocities its contacts started from (the energy limiter's), instead of copying it;
 - reads of body poses in the bookkeeping go through physics/fastbody.py (covered by the breaks'
   checksums here and in the other physics tests).
+
+These are the Python path's mechanisms: the tests here run with the compiled steps off
+(physics/compiled_steps.py takes most steps itself; tests/physics/test_compiled_steps.py holds it
+to this path bit for bit).
 """
 
 from __future__ import annotations
@@ -17,8 +21,13 @@ import pytest
 from physics_helpers import block_break, rest_record
 
 from jamsumo_sim import step_kernels
-from jamsumo_sim.physics import view
+from jamsumo_sim.physics import evolve, view
 from jamsumo_sim.world import World
+
+
+@pytest.fixture(autouse=True)
+def _python_path(monkeypatch):
+    monkeypatch.setattr(evolve, "COMPILED", False)
 
 
 def _break(board, params, seed: int, offset: float) -> World:

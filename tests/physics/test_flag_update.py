@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from physics_helpers import block_break
 
-from jamsumo_sim.physics import view
+from jamsumo_sim.physics import compiled_steps, view
 from jamsumo_sim.world import World
 
 
@@ -21,7 +21,22 @@ def _expected(w: World) -> dict:
     """The arrays and what follows from them, computed from the records alone."""
     entries = [view.die_entry(d) for d in w._order]
     tops = [e[3] for e in entries]
+    kinds = [compiled_steps.die_kind(w, d) for d in w._order]
     return {
+        # the compiled steps' view (physics/compiled_steps.py): kind, partner, stands, and the
+        # addresses of the dice whose bodies or shapes the compiled loop writes to
+        "kinds": [list(k) for k in kinds],
+        "land_tops": _nan_marked([view.landing_top(w, d) for d in w._order]),
+        "bodies": [
+            compiled_steps.address(d.body._body) if k[0] == compiled_steps.KIND_PITCHED else 0
+            for d, k in zip(w._order, kinds, strict=True)
+        ],
+        "shapes": [
+            compiled_steps.address(d.shape._shape)
+            if k[0] in (compiled_steps.KIND_FLYING, compiled_steps.KIND_FLYING_PITCHED)
+            else 0
+            for d, k in zip(w._order, kinds, strict=True)
+        ],
         "flags": [e[0] for e in entries],
         "special": [e[1] for e in entries],
         "pitched": [e[2] for e in entries],
@@ -34,12 +49,30 @@ def _expected(w: World) -> dict:
     }
 
 
+def _nan_marked(values: list[float]) -> list:
+    return ["nan" if v != v else v for v in values]  # (NaN never equals itself)
+
+
 def params_top(w: World, tops: list[float]) -> float:
     return w.params.die_size + max([w._wall_top, *tops])
 
 
 def _actual(w: World) -> dict:
+    bodies, shapes, kinds = w._bodies.tolist(), w._shapes.tolist(), w._kind.tolist()
     return {
+        "kinds": [
+            [int(k), int(p), bool(s)]
+            for k, p, s in zip(kinds, w._partner.tolist(), w._stands.tolist(), strict=True)
+        ],
+        "land_tops": _nan_marked(w._land_tops.tolist()),
+        # (an address left from an earlier kind is never read: only the kinds' own count)
+        "bodies": [
+            b if k == compiled_steps.KIND_PITCHED else 0 for b, k in zip(bodies, kinds, strict=True)
+        ],
+        "shapes": [
+            a if k in (compiled_steps.KIND_FLYING, compiled_steps.KIND_FLYING_PITCHED) else 0
+            for a, k in zip(shapes, kinds, strict=True)
+        ],
         "flags": w._flags.tolist(),
         "special": w._special_arr.tolist(),
         "pitched": w._pitched_arr.tolist(),

@@ -12,19 +12,24 @@ SCRIPT = """
 import json
 import numpy as np
 from jamsumo_sim import step_kernels as k
+from jamsumo_sim.physics import compiled_steps as c
 from jamsumo_sim.flick import Flick
 from jamsumo_sim.world import World, warm_up
 names = ["kick", "swept_substeps", "finish_model_step", "flag_summary", "note_contacts",
          "contact_groups", "supported", "dice_near", "screen"]
 warm_up()
-after_warm_up = {n: len(getattr(k, n).signatures) for n in names}
+def signatures():
+    out = {n: len(getattr(k, n).signatures) for n in names}
+    out["run_steps"] = len(c.run_steps.signatures)
+    return out
+after_warm_up = signatures()
 w = World(rng=np.random.default_rng(3))
 for i in range(8):
     w.add_die(f"d{i}", (i % 4 - 1.5) * 0.0192, 0.06 + (i // 4) * 0.0192, face=3)
 w.add_die("s", -0.15, 0.07, face=3)
 w.apply_flick(Flick("s", 0.03, 4.0 * w.params.die_mass, 0.5))
 w.run_until_rest(5.0)
-after_break = {n: len(getattr(k, n).signatures) for n in names}
+after_break = signatures()
 print(json.dumps([after_warm_up, after_break]))
 """
 
