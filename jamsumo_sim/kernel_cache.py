@@ -7,15 +7,41 @@ install it survives as a namespace package that shadows the checkout, and both c
 ``$NUMBA_CACHE_DIR`` if the user set one, else ``$XDG_CACHE_HOME/jamsumo/numba`` (default
 ``~/.cache/jamsumo/numba``).  Cache files only hold machine code: results are bit-identical with
 or without them.
+
+Numba checks a cached kernel against its own source file only, not the files of the kernels it
+calls or the constants it reads from other modules: a changed ``step_kernels.kick`` left the
+machine code of ``physics/compiled_steps.run_steps``, which calls it, running the old one.  So the
+cache lives in a subfolder named by a hash of every file kernels are compiled from
+(:data:`KERNEL_SOURCES`): any change there starts a fresh cache.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
 
 ENV_VAR = "NUMBA_CACHE_DIR"
+# the files compiled kernels come from (and the constants they freeze: physics/space.py's bands)
+KERNEL_SOURCES = (
+    "step_kernels.py",
+    "physics/compiled_steps.py",
+    "physics/space.py",
+    "sweep/lone_kernel.py",
+)
+
+
+def source_key() -> str:
+    """``kernels-`` and a hash of :data:`KERNEL_SOURCES`' contents."""
+    h = hashlib.sha256()
+    root = Path(__file__).parent
+    for rel in KERNEL_SOURCES:
+        try:
+            h.update((root / rel).read_bytes())
+        except OSError:
+            h.update(rel.encode())
+    return "kernels-" + h.hexdigest()[:16]
 
 
 def cache_dir() -> Path:
@@ -34,6 +60,9 @@ def configure() -> bool:
     numba would then fall back to the package folder (the kernels are compiled each run instead).
     """
     folder = cache_dir()
+    key = source_key()
+    if folder.name != key:  # (numba's own copy of the folder, set below, already ends in it)
+        folder = folder / key
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:

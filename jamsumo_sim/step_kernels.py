@@ -209,6 +209,26 @@ def _press(x, y, vx, vy, g, s_r, c_r):
     return max(g + (s_r * (vx * vx + vy * vy) - c_r * (rv * rv)), 0.0)
 
 
+# A slip speed whose square is below this (|u| < 1e-140 m/s) takes the careful direction (_unit):
+# the square underflows further down, and 1/|u| times u was then no unit vector (a die creeping
+# at 1e-162 m/s got a friction torque of 1e136: issue 16's hunt for real bugs).  Above it the
+# plain formula, bit for bit as before.
+_TINY_SLIP2 = 1e-280
+
+
+@njit(inline="always", **_JIT)
+def _unit(ux, uy):
+    """(ux, uy) / |(ux, uy)| for any size, (0, 0) for zero: scaled first so nothing underflows
+    (friction.py's reference takes np.abs of a complex number, which does the same)."""
+    big = max(abs(ux), abs(uy))
+    if big == 0.0:
+        return 0.0, 0.0
+    sx = ux / big
+    sy = uy / big
+    n = math.sqrt(sx * sx + sy * sy)
+    return sx / n, sy / n
+
+
 @njit(**_JIT)
 def _kinetic_kick(vx, vy, w, theta, ax, ay, normal, h, m, inertia, mu_k, drag, points, tx, ty):
     """Explicit kinetic kick of one moving die (friction.friction_kick's moving branch); a component
@@ -228,9 +248,13 @@ def _kinetic_kick(vx, vy, w, theta, ax, ay, normal, h, m, inertia, mu_k, drag, p
     for k in range(n_pts):
         ux = bx - w * py[k]  # point velocity v + w z x r
         uy = by + w * px[k]
-        inv = 1.0 / max(math.sqrt(ux * ux + uy * uy), 1e-300)  # t = 0 where u = 0
-        tx[k] = ux * inv
-        ty[k] = uy * inv
+        uu = ux * ux + uy * uy
+        if uu > _TINY_SLIP2:
+            inv = 1.0 / math.sqrt(uu)
+            tx[k] = ux * inv
+            ty[k] = uy * inv
+        else:
+            tx[k], ty[k] = _unit(ux, uy)
     sum_x = 0.0
     sum_y = 0.0
     lever = 0.0

@@ -111,4 +111,25 @@ def test_unwritable_cache_folder_turns_caching_off(tmp_path: Path, monkeypatch) 
     assert kernel_cache.configure() is False  # numba would fall back to the package folder
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
     assert kernel_cache.configure() is True
-    assert kernel_cache.cache_dir() == tmp_path / "c" / "jamsumo" / "numba"
+    # a subfolder per version of the kernels' sources (a stale kernel is never loaded)
+    key = kernel_cache.source_key()
+    assert kernel_cache.cache_dir() == tmp_path / "c" / "jamsumo" / "numba" / key
+    assert kernel_cache.configure() is True  # again: the same folder, not one more level
+    assert kernel_cache.cache_dir() == tmp_path / "c" / "jamsumo" / "numba" / key
+
+
+def test_a_changed_kernel_source_gets_a_fresh_cache(tmp_path: Path, monkeypatch) -> None:
+    """Numba checks a cached kernel against its own file only: run_steps (physics/
+    compiled_steps.py) kept calling an old step_kernels.kick from the cache after kick changed.
+    The cache folder is named by all kernel sources, so any change there starts afresh."""
+    root = tmp_path / "pkg"
+    for rel in kernel_cache.KERNEL_SOURCES:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x = 1\n")
+    monkeypatch.setattr(kernel_cache, "__file__", str(root / "kernel_cache.py"))
+    first = kernel_cache.source_key()
+    for rel in kernel_cache.KERNEL_SOURCES:
+        (root / rel).write_text("x = 2\n")
+        assert kernel_cache.source_key() != first, rel
+        (root / rel).write_text("x = 1\n")
+    assert kernel_cache.source_key() == first

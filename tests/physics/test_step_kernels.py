@@ -98,6 +98,72 @@ def test_kick_matches_numpy_reference(board_key):
         assert energy == pytest.approx(e_ref.sum(), rel=1e-12, abs=1e-18)
 
 
+def test_kick_of_a_die_creeping_at_any_tiny_speed_matches_the_reference():
+    """A die slipping at 1e-160 m/s: the square of a patch point's slip underflows, and the
+    kernel's unit slip direction was u / 1e-300, a vector of length up to 1e138; a die propping
+    another in a dt 1 ms break got a friction torque of 3e136 (its state is the first row here)
+    and spun the whole break apart, a die hovering over the hole for 26 s.  The kernel must
+    equal the numpy reference (complex abs: no underflow) there too: such a die stops."""
+    board, p, surf, pts, prm, _ = _setup("standard")
+    rng = np.random.default_rng(5)
+    n = 400
+    st = np.zeros((n + 1, 6))
+    st[:n, 0:2] = rng.uniform(-0.1, 0.1, (n, 2))
+    st[:n, 2] = rng.uniform(-math.pi, math.pi, n)
+    size = 10.0 ** rng.uniform(-175, -150, n)
+    st[:n, 3:5] = rng.normal(0, 1, (n, 2)) * size[:, None]
+    st[:n, 5] = rng.normal(0, 1, n) * size * 10.0 ** rng.uniform(-2, 4, n)
+    st[0] = (0.021877756, 0.0689378595, -0.0754140285, 4.9886712e-162, -4.73781404e-162,
+             -6.81266697e-160)  # fmt: skip
+    flags = np.full(n, K.GROUNDED | K.LOW, dtype=np.int8)
+    out = np.zeros((n + 1, 3))
+    K.kick(st, np.arange(n), flags, out, prm, np.ascontiguousarray(pts.T))
+    v = st[:n, 3] + 1j * st[:n, 4]
+    v_ref, w_ref = surface_kick(
+        surf, st[:n, 0:2], v, st[:n, 5], st[:n, 2], np.ones(n, dtype=bool), np.full(n, p.dt),
+        mass=p.die_mass, inertia=p.die_inertia, mu_k=p.mu_board, mu_s=p.mu_static,
+        points=pts[:, 0] + 1j * pts[:, 1], drag=p.air_drag,
+    )  # fmt: skip
+    assert np.all(np.isfinite(out[:n]))
+    np.testing.assert_allclose(out[:n, 0], v_ref.real, rtol=1e-9, atol=1e-15)
+    np.testing.assert_allclose(out[:n, 1], v_ref.imag, rtol=1e-9, atol=1e-15)
+    np.testing.assert_allclose(out[:n, 2], w_ref, rtol=1e-9, atol=1e-12)
+    # no more than the dish's slope can give in one step: nothing near 1e136
+    assert np.abs(out[:n]).max() < p.gravity * p.dt
+
+
+def test_kick_of_normal_speeds_is_bit_for_bit_as_before_the_tiny_slip_guard():
+    """The careful direction only takes over below 1e-140 m/s of slip: at every speed a die can
+    have in play the kick is the plain formula's, bit for bit (recorded replays re-run)."""
+    board, p, surf, pts, prm, _ = _setup("standard")
+    rng = np.random.default_rng(11)
+    n = 25
+    st = _random_state(rng, n, board.half)
+    st[:n, 3:5] *= np.where(rng.random(n) < 0.3, 1e-9, 1.0)[:, None]  # very slow: still plain
+    out = np.zeros((n + 1, 3))
+    flags = np.full(n, K.GROUNDED | K.LOW, dtype=np.int8)
+    K.kick(st, np.arange(n), flags, out, prm, np.ascontiguousarray(pts.T))
+    c, s = np.cos(st[:n, 2]), np.sin(st[:n, 2])
+    bx = st[:n, 3] * c + st[:n, 4] * s
+    by = st[:n, 4] * c - st[:n, 3] * s
+    slips = [
+        (bx[i] - st[i, 5] * pts[k, 1]) ** 2 + (by[i] + st[i, 5] * pts[k, 0]) ** 2
+        for i in range(n)
+        for k in range(len(pts))
+        if st[i, 3] or st[i, 4] or st[i, 5]
+    ]
+    assert min(s2 for s2 in slips if s2 > 0) > K._TINY_SLIP2  # all on the plain formula
+    # the plain formula, as the kernel had it: 1 / max(sqrt(u.u), 1e-300)
+    ux = bx[:, None] - st[:n, 5, None] * pts[None, :, 1]
+    uy = by[:, None] + st[:n, 5, None] * pts[None, :, 0]
+    inv = 1.0 / np.maximum(np.sqrt(ux * ux + uy * uy), 1e-300)
+    tx, ty = ux * inv, uy * inv
+    got_t = [K._unit(float(a), float(b)) for a, b in zip(ux.ravel(), uy.ravel(), strict=True)]
+    # (_unit is only the fallback; here it agrees with the plain formula to rounding)
+    np.testing.assert_allclose(np.array(got_t)[:, 0], tx.ravel(), rtol=1e-15, atol=1e-15)
+    np.testing.assert_allclose(np.array(got_t)[:, 1], ty.ravel(), rtol=1e-15, atol=1e-15)
+
+
 def test_kick_clears_fresh_and_halves_the_first_step():
     board, p, surf, pts, prm, _ = _setup("flat", air_drag=0.0)
     st = np.array([[0.0, 0.0, 0.0, 1.0, 0.0, 0.0]] * 2)
