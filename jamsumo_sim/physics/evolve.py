@@ -211,8 +211,11 @@ def _compiled_substeps(
     k = 0
     cs = compiled_steps
     while True:
-        if w._addr is None:
+        if w._addr is None or w._addr_space is not w.space:
+            # (a new Space or new write buffers always come with a re-index, which drops the
+            # addresses; the Space's identity is checked too: a stale address would be a crash)
             w._addr = cs.addresses(w)
+            w._addr_space = w.space
         finish = not w._dirty and bool(w._order)
         kinds = finish and w._special and w._kind_idx
         if kinds:

@@ -66,6 +66,7 @@ def init_buffers(w: World) -> None:
     # the compiled steps' addresses (physics/compiled_steps.addresses; None: to be taken anew
     # after a re-index, which a new Space or new write buffers always come with) and results
     w._addr = None
+    w._addr_space = None  # the Space w._addr was taken from
     w._res = np.zeros(compiled_steps.N_RES)
     w._pitch_st = np.zeros(5)
     # first contacts the compiled steps found needing only a log entry (contacts.log_deferred)
