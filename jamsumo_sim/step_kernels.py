@@ -233,8 +233,8 @@ def _unit(ux, uy):
 def _kinetic_kick(vx, vy, w, theta, ax, ay, normal, h, m, inertia, mu_k, drag, points, tx, ty):
     """Explicit kinetic kick of one moving die (friction.friction_kick's moving branch); a component
     the impulse would reverse stops, and if both would the die sticks.  Air drag -c |v| v acts as
-    a trapezoidal step (second order): it slows, never reverses.  ``tx``,
-    ``ty``: scratch arrays as long as ``points``."""
+    a trapezoidal step (second order): it slows, never reverses.  ``tx``, ``ty``: scratch arrays
+    as long as ``points``."""
     c = math.cos(theta)
     s = math.sin(theta)
     # body-frame velocity: slip speeds are rotation invariant, so the patch is never rotated
@@ -245,16 +245,21 @@ def _kinetic_kick(vx, vy, w, theta, ax, ay, normal, h, m, inertia, mu_k, drag, p
     n_pts = px.shape[0]
     # unit slip directions at the patch points, in a loop of its own: no sums in it, so it runs
     # several points per vector instruction (each value the same as one at a time)
+    tiny = 0
     for k in range(n_pts):
         ux = bx - w * py[k]  # point velocity v + w z x r
         uy = by + w * px[k]
         uu = ux * ux + uy * uy
-        if uu > _TINY_SLIP2:
-            inv = 1.0 / math.sqrt(uu)
-            tx[k] = ux * inv
-            ty[k] = uy * inv
-        else:
-            tx[k], ty[k] = _unit(ux, uy)
+        inv = 1.0 / max(math.sqrt(uu), 1e-300)  # t = 0 where u = 0
+        tx[k] = ux * inv
+        ty[k] = uy * inv
+        tiny |= uu <= _TINY_SLIP2
+    if tiny:  # (rare: a pass of its own keeps the loop above branch-free, 40 % of the kick)
+        for k in range(n_pts):
+            ux = bx - w * py[k]
+            uy = by + w * px[k]
+            if ux * ux + uy * uy <= _TINY_SLIP2:
+                tx[k], ty[k] = _unit(ux, uy)
     sum_x = 0.0
     sum_y = 0.0
     lever = 0.0
