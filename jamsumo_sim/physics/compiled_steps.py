@@ -193,8 +193,8 @@ def _alone_kind(d) -> int:
 
 
 @intrinsic
-def _call_step(typingctx, fn, space, dt):
-    """``((void (*)(cpSpace *, double)) fn)(space, dt)``"""
+def _call_ptr_double(typingctx, fn, ptr, x):
+    """``((void (*)(void *, double)) fn)(ptr, x)``: cpSpaceStep, cpBodySetAngularVelocity."""
     sig = types.void(types.int64, types.int64, types.float64)
 
     def codegen(context, builder, signature, args):
@@ -207,8 +207,11 @@ def _call_step(typingctx, fn, space, dt):
 
 
 @intrinsic
-def _call_each(typingctx, fn, space, func, data):
-    """``((void (*)(cpSpace *, void *, void *)) fn)(space, func, data)``: Chipmunk's iterators."""
+def _call_3(typingctx, fn, a, b, c):
+    """``((void (*)(int64, int64, int64)) fn)(a, b, c)``: Chipmunk's iterators (space, callback,
+    data), and cpShapeSetFilter (shape, filter): a cpShapeFilter (group: uintptr_t; categories,
+    mask: unsigned int) is 16 bytes of integers, passed by value as two 64-bit integers (x86-64
+    SysV, AArch64): the group, and categories | mask << 32."""
     sig = types.void(types.int64, types.int64, types.int64, types.int64)
 
     def codegen(context, builder, signature, args):
@@ -262,44 +265,13 @@ def _call_set_velocity(typingctx, fn, body, vx, vy):
     return sig, codegen
 
 
-@intrinsic
-def _call_set_spin(typingctx, fn, body, w):
-    """``((void (*)(cpBody *, double)) fn)(body, w)``"""
-    sig = types.void(types.int64, types.int64, types.float64)
-
-    def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.VoidType(), [ir.IntType(64), ir.DoubleType()])
-        f = builder.inttoptr(args[0], fnty.as_pointer())
-        builder.call(f, [args[1], args[2]])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-@intrinsic
-def _call_set_filter(typingctx, fn, shape, group, bits):
-    """``((void (*)(cpShape *, cpShapeFilter)) fn)(shape, filter)``: the filter (group: uintptr_t;
-    categories, mask: unsigned int) is 16 bytes of integers, passed by value as two 64-bit
-    integers (x86-64 SysV, AArch64): ``group``, and ``bits`` = categories | mask << 32."""
-    sig = types.void(types.int64, types.int64, types.int64, types.int64)
-
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fnty = ir.FunctionType(ir.VoidType(), [i64, i64, i64])
-        f = builder.inttoptr(args[0], fnty.as_pointer())
-        builder.call(f, [args[1], args[2], args[3]])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
 @njit(inline="always", **_JIT)
 def _push(addr, data, num):
     """view.push_velocities: every body's velocity from a write buffer (its iterator reads from
     the counter, so the counter goes to 0 for the walk and back after)."""
     saved = _load_i32(num)
     _store_i32(num, np.int32(0))
-    _call_each(addr[A_EACH_BODY], addr[A_SPACE], addr[A_SET_BODIES], data)
+    _call_3(addr[A_EACH_BODY], addr[A_SPACE], addr[A_SET_BODIES], data)
     _store_i32(num, saved)
 
 
@@ -448,7 +420,7 @@ def _commit_special(addr, cand, n_cand, kind, sp, tmp, state, rows, bodies, shap
             sp[i, S_RATE] = tmp[j, 1]
             vx, vy, spin = tmp[j, 2], tmp[j, 3], tmp[j, 4]
             _call_set_velocity(addr[A_SET_VEL], bodies[i], vx, vy)
-            _call_set_spin(addr[A_SET_SPIN], bodies[i], spin)
+            _call_ptr_double(addr[A_SET_SPIN], bodies[i], spin)
             r = rows[i]
             state[r, 3] = vx
             state[r, 4] = vy
@@ -460,7 +432,7 @@ def _commit_special(addr, cand, n_cand, kind, sp, tmp, state, rows, bodies, shap
             if kind[i] == KIND_FLYING_PITCHED:
                 sp[i, S_PHI] = tmp[j, 2]
             if tmp[j, 3] >= 0:
-                _call_set_filter(addr[A_SET_FILTER], shapes[i], 0, _band_bits(int(tmp[j, 3])))
+                _call_3(addr[A_SET_FILTER], shapes[i], 0, _band_bits(int(tmp[j, 3])))
     return patched
 
 
@@ -570,10 +542,10 @@ def run_steps(
             if stepped:
                 stepped = False  # the caller took this collision step (pymunk's wrapper)
             else:
-                _call_step(f_step, space, lead if k == 0 and lead > 0.0 else sub)
+                _call_ptr_double(f_step, space, lead if k == 0 and lead > 0.0 else sub)
             _store_i32(afnum, zero)
             _store_i32(ainum, zero)
-            _call_each(f_each_arb, space, g_arbs, adata)
+            _call_3(f_each_arb, space, g_arbs, adata)
             num = _load_i32(ainum)
             if num:
                 first, used = step_kernels.note_contacts(arb_ints, num, pairs, used)
@@ -615,7 +587,7 @@ def run_steps(
             return SUBSTEPS_DONE
         # view.read: one batch read of every body
         _store_i32(addr[A_RNUM], zero)
-        _call_each(f_each_body, space, addr[A_GET_BODIES], addr[A_RDATA])
+        _call_3(f_each_body, space, addr[A_GET_BODIES], addr[A_RDATA])
         out = spare if used else wbuf
         code, ke_after, kicked, ke_kicked, n_next, lead_next, n_cand = (
             step_kernels.finish_model_step(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from jamsumo_sim.flick import Flick
@@ -29,6 +31,19 @@ def block_break(board, params, seed: int, offset: float, chance_seed: int) -> Wo
         w.add_die(f"d{k}", x, y, angle=float(rng.uniform(-0.2, 0.2)), face=3)
     w.add_die("s", -0.15, 0.07, face=3)
     w.apply_flick(Flick("s", 0.03, 4.0 * params.die_mass, offset))
+    return w
+
+
+def packed_block(board, params, speed: float, heading: float) -> World:
+    """A striker at ``speed`` m/s (``heading`` rad) into a touching 3 x 3 block: many contacts at
+    once (the energy limiter's case)."""
+    w = World(board, params)
+    a = params.die_size + 1e-4
+    for i in range(3):
+        for j in range(3):
+            w.add_die(f"b{i}{j}", i * a, (j - 1) * a, face=1)
+    vx, vy = speed * math.cos(heading), speed * math.sin(heading)
+    w.add_die("s", -0.04, 0.002, face=1, vx=vx, vy=vy)
     return w
 
 

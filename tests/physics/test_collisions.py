@@ -7,7 +7,7 @@ import math
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from physics_helpers import FLAT, run_steps
+from physics_helpers import FLAT, packed_block, run_steps
 
 from jamsumo_sim.board import load_board
 from jamsumo_sim.world import World
@@ -119,6 +119,7 @@ def test_pair_table_reaches_the_arbiters(params):
 
 
 @settings(max_examples=5, deadline=None)
+@example(e=0.5, mu=0.25, speed=2.5, heading=-0.21875)  # a hop in the step: the limiter skipped it
 @given(
     e=st.floats(0.5, 1.0),
     mu=st.floats(0.0, 0.6),
@@ -128,12 +129,7 @@ def test_pair_table_reaches_the_arbiters(params):
 def test_energy_never_grows_in_a_packed_block(params, e, mu, speed, heading):
     """A striker into a touching 3 x 3 block (many simultaneous contacts): energy never increases."""
     p = _frictionless(params).with_overrides({"restitution": e, "mu_die": mu})
-    w = World(load_board(FLAT), p)
-    a = p.die_size + 1e-4
-    for i in range(3):
-        for j in range(3):
-            w.add_die(f"b{i}{j}", i * a, (j - 1) * a, face=1)
-    w.add_die("s", -0.04, 0.002, face=1, vx=speed * math.cos(heading), vy=speed * math.sin(heading))
+    w = packed_block(load_board(FLAT), p, speed, heading)
     e_prev = _kinetic_energy(w, p)
     for _ in range(60):
         w.step()

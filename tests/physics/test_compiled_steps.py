@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from physics_helpers import FLAT, block_break, rest_record
+from physics_helpers import FLAT, block_break, packed_block, rest_record
 
 from jamsumo_sim.board import load_board
 from jamsumo_sim.errors import IllegalAction, UserError
@@ -125,14 +125,7 @@ def test_packed_blocks_step_bit_for_bit_as_the_python_path(params, e, mu, speed,
     board = load_board(FLAT)
 
     def make():
-        w = World(board, p)
-        a = p.die_size + 1e-4
-        for i in range(3):
-            for j in range(3):
-                w.add_die(f"b{i}{j}", i * a, (j - 1) * a, face=1)
-        vx, vy = speed * math.cos(heading), speed * math.sin(heading)
-        w.add_die("s", -0.04, 0.002, face=1, vx=vx, vy=vy)
-        return w
+        return packed_block(board, p, speed, heading)
 
     with pytest.MonkeyPatch.context() as mp:
         assert _trace(make, 80, True, mp) == _trace(make, 80, False, mp)
