@@ -5,11 +5,16 @@ cffi, two counter writes, the arbiter walk, the contact note) and per model step
 the screen-kick-count call, the velocity push), with Python's per-call cost paid once per call.
 
 :func:`run_steps` finishes the model step under way from a given collision step and then, while
-nothing asks for Python (no first contact, no die for the support bookkeeping, no energy to limit,
-not at rest), takes whole further steps (at most ``max_extra``); it stops at a first contact
-(:data:`CONTACT`: the Python bookkeeping turns it into events, then calls again from the next
-collision step), or with the step finished (:data:`DONE`) or only its collision steps taken
-(:data:`SUBSTEPS_DONE`, when the caller said it must read the state itself).
+nothing asks for Python, takes whole further steps (at most ``max_extra``).  It also takes the
+usual step of a die pitched on a surface, in flight, leaning on or standing on another die
+(:func:`special_steps`: support._after_step_die's branch for such a die when nothing but numbers
+change; their numbers are packed into ``w._sp`` before a call and written back after it), and it
+notes first contacts that the contact bookkeeping would only log (:func:`_defer_plain`; logged
+after the call by contacts.log_deferred).  It stops at any other first contact (:data:`CONTACT`:
+the Python bookkeeping takes it, then calls again from the next collision step), or with the step
+ended as far as the loop goes (:data:`DONE`: the caller does the rest: the energy limiter, the
+support bookkeeping of other dice) or only its collision steps taken (:data:`SUBSTEPS_DONE`, when
+the caller said the records changed and it must read the state itself).
 
 The calls and their order are exactly :mod:`.evolve`'s Python path (same C calls with the same
 arguments, the same compiled kernels): results are bit-identical with either path
@@ -54,19 +59,11 @@ N_RES = 17
 D_T, D_A, D_B, D_J = 0, 1, 2, 3
 
 # layout of ``addr`` (int64): what run_steps calls and passes, as addresses
-A_SPACE, A_STEP, A_EACH_BODY, A_EACH_ARB, A_GET_BODIES, A_SET_BODIES, A_GET_ARBS = (
-    0,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-)
+A_SPACE, A_STEP, A_EACH_BODY, A_EACH_ARB, A_GET_BODIES, A_SET_BODIES, A_GET_ARBS = range(7)
 A_RDATA, A_RNUM, A_ADATA, A_AFNUM, A_AINUM = 7, 8, 9, 10, 11
 A_WDATA, A_WNUM, A_SDATA, A_SNUM = 12, 13, 14, 15  # the World's write buffer and the spare
-A_SET_VEL, A_SET_SPIN, A_SET_FILTER = 16, 17, 18  # cpBodySetVelocity, ..AngularVelocity,
-# cpShapeSetFilter
+# cpBodySetVelocity, cpBodySetAngularVelocity, cpShapeSetFilter
+A_SET_VEL, A_SET_SPIN, A_SET_FILTER = 16, 17, 18
 N_ADDR = 19
 
 
@@ -83,7 +80,7 @@ _FUNCS = (
     address(_ffi.addressof(_lib, "pmSpaceBodySetIteratorFuncBatched")),
     address(_ffi.addressof(_lib, "pmSpaceArbiterIteratorFuncBatched")),
 )
-_BODY_SETTERS = (
+_SETTERS = (
     address(_ffi.addressof(_lib, "cpBodySetVelocity")),
     address(_ffi.addressof(_lib, "cpBodySetAngularVelocity")),
     address(_ffi.addressof(_lib, "cpShapeSetFilter")),
@@ -106,7 +103,7 @@ def addresses(w: World) -> np.ndarray:
     spare = w._wspare
     a[A_SDATA] = address(spare[2])
     a[A_SNUM] = address(spare[1]._float_arr)
-    a[A_SET_VEL], a[A_SET_SPIN], a[A_SET_FILTER] = _BODY_SETTERS
+    a[A_SET_VEL], a[A_SET_SPIN], a[A_SET_FILTER] = _SETTERS
     return a
 
 
