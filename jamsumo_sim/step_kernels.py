@@ -12,7 +12,8 @@ Both kernels read the dice straight from the ``(rows, 6)`` array that ``pymunk.b
 Determinism: compiled without fast-math, so every sum runs in source order and no operation is
 fused or reordered: the same inputs give bit-identical outputs on a given machine and library
 build, as numpy did.  ``cache=True`` keeps the machine code in the user's cache folder (first use
-compiles, ~2 s once; :mod:`jamsumo_sim.kernel_cache` says where and why not beside the module).
+compiles these and physics/compiled_steps.py's loop, ~15 s of CPU once, ~1 s to load after;
+:mod:`jamsumo_sim.kernel_cache` says where and why not beside the module).
 """
 
 from __future__ import annotations
