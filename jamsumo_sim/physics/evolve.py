@@ -5,6 +5,10 @@ for the next step in one compiled call -> Python bookkeeping only when the scree
 Velocities are leapfrog-staggered: a die launched by a flick first gets a half kick, so constant
 deceleration integrates exactly.
 
+Most steps run in :mod:`.compiled_steps`' loop (Chipmunk called from numba, many steps per call);
+what it hands back ends here, and with ``COMPILED = False`` every step runs here, bit for bit the
+same.
+
 Collision steps per model step (physics.md s8.1): Chipmunk has no continuous collision detection,
 so a spinning die's corner (up to ~15.6 m/s at the launch cap and full offset) could pass another
 die between two collision steps.  A swept test (:func:`jamsumo_sim.step_kernels.swept_substeps`)

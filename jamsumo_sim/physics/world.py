@@ -5,6 +5,7 @@ A thin façade over the physics package; each concern lives in its own module:
 - :mod:`.evolve` one fixed step (:meth:`World.step`): friction kick (coupled patch friction and the
   surface force, compiled in :mod:`jamsumo_sim.step_kernels`), Chipmunk collision steps (as many as
   the swept test of the fastest corners asks for), one batch read, the screen for edge, hole and rest;
+  :mod:`.compiled_steps` the same compiled into one call into Chipmunk, many steps at a time;
 - :mod:`.view` the batch buffers (one ``pymunk.batch`` read/write of all dice per step) and
   :mod:`._chipmunk` the only code touching pymunk internals;
 - :mod:`.space` the Space's assembly (die bodies, platform walls, filters, canonical rebuild);
@@ -24,10 +25,11 @@ rest state is canonical: a world restored from :meth:`snapshot` re-simulates bit
 Cost: per model step, one batch read, one compiled call (screen the state for the edge, the hole and
 rest; kick and count the collision steps for the next step; list the dice the support bookkeeping
 must look at), one batch write, and per collision step Chipmunk's step plus a look at its cached
-contacts; Python runs only when something happens, and per die in a special state (in flight,
-pitched, on or against a die: a compiled call takes the usual step of a pitched or airborne die,
-Python the landings, lift-offs and touch-downs); a change of a die's status rewrites only its flags
-(physics/view.py).
+contacts -- all of it, many steps at a time, in one compiled call into Chipmunk
+(:mod:`.compiled_steps`), together with the usual step of a die pitched, in flight, leaning or
+stacked; Python runs only when something happens (a contact that sets off bookkeeping, a landing,
+a lift-off, a die at the edge or the hole, rest); a change of a die's status rewrites only its
+flags (physics/view.py).
 See ``benchmarks/bench_physics.py``.
 """
 
