@@ -7,7 +7,8 @@ A thin façade over the physics package; each concern lives in its own module:
   the swept test of the fastest corners asks for), one batch read, the screen for edge, hole and rest;
   :mod:`.compiled_steps` the same compiled into one call into Chipmunk, many steps at a time;
 - :mod:`.view` the batch buffers (one ``pymunk.batch`` read/write of all dice per step) and
-  :mod:`._chipmunk` the only code touching pymunk internals;
+  :mod:`._chipmunk` the code touching pymunk internals (and :mod:`.compiled_steps` the addresses of
+  its C functions and objects);
 - :mod:`.space` the Space's assembly (die bodies, platform walls, filters, canonical rebuild);
 - :mod:`.contacts` first contacts as ``collision`` events, impact tumbles, the energy limiter;
 - :mod:`.support` off the side and the hole (fall, drop in, ride over, trip over the far rim);
