@@ -161,12 +161,18 @@ LAYOUT_PYMUNK = "7.3.1"
 _layout_ok: bool | None = None
 
 
-def _addr(p: Any) -> int:
+def address(p: Any) -> int:
+    """A cffi pointer's address as an int (also what physics/compiled_steps.py calls through)."""
     return int(_ffi.cast("uintptr_t", p))
 
 
+def function_address(name: str) -> int:
+    """The address of Chipmunk's (or pymunk's) C function ``name``."""
+    return address(_ffi.addressof(_lib, name))
+
+
 def _as(kind: str, p: Any) -> Any:
-    return _cp.cast(kind, _addr(p))
+    return _cp.cast(kind, address(p))
 
 
 def check_layout(space: pymunk.Space) -> None:
@@ -195,8 +201,8 @@ def _layout_matches(space: pymunk.Space) -> bool:
         and sp.stamp == _lib.cpSpaceGetTimestamp(space._space)
         and sp.shapeIDCounter == _lib.cpSpaceGetShapeIDCounter(space._space)
         and dyn.klass == sta.klass
-        and _addr(dyn.staticIndex) == _addr(sta)
-        and _addr(sta.dynamicIndex) == _addr(dyn)
+        and address(dyn.staticIndex) == address(sta)
+        and address(sta.dynamicIndex) == address(dyn)
     ):
         return False
     for body in space.bodies:
@@ -208,13 +214,13 @@ def _layout_matches(space: pymunk.Space) -> bool:
             body.angular_velocity,
         ):
             return False
-    shapes = {_addr(s._shape) for s in space.shapes if s.body.body_type == pymunk.Body.DYNAMIC}
+    shapes = {address(s._shape) for s in space.shapes if s.body.body_type == pymunk.Body.DYNAMIC}
     inner, leaves = _nodes(dyn, limit=2 * len(shapes))
-    if {_addr(n.obj) for n in leaves} != shapes or dyn.leaves.entries != len(shapes):
+    if {address(n.obj) for n in leaves} != shapes or dyn.leaves.entries != len(shapes):
         return False
     kids = ((c, n) for n in inner for c in (n.u.children.a, n.u.children.b))
     return len(inner) == max(len(leaves) - 1, 0) and all(
-        _addr(c.parent) == _addr(n) for c, n in kids
+        address(c.parent) == address(n) for c, n in kids
     )
 
 
@@ -231,7 +237,7 @@ def clone_solver_state(
         s, d = _as("Body *", bs._body), _as("Body *", bd._body)
         d.p, d.v, d.f, d.a, d.w, d.t = s.p, s.v, s.f, s.a, s.w, s.t
         d.transform, d.v_bias, d.w_bias = s.transform, s.v_bias, s.w_bias
-    shape_map = {_addr(a._shape): _addr(b._shape) for a, b in shapes}
+    shape_map = {address(a._shape): address(b._shape) for a, b in shapes}
     for a, b in shapes:
         if isinstance(a, pymunk.Poly):
             # Space.copy() rebuilds a polygon through a convex hull, which may start at another
@@ -249,10 +255,10 @@ def clone_solver_state(
 
 
 def _clone_arbiters(src, dst, arr_s, arr_d, shape_map: dict[int, int]) -> None:
-    by_shapes = {(_addr(a.a), _addr(a.b)): a for a in dst._get_arbiters()}
+    by_shapes = {(address(a.a), address(a.b)): a for a in dst._get_arbiters()}
     size = _ffi.sizeof("cpContact")
     for a in src._get_arbiters():
-        b = by_shapes.get((shape_map[_addr(a.a)], shape_map[_addr(a.b)]))
+        b = by_shapes.get((shape_map[address(a.a)], shape_map[address(a.b)]))
         if b is None or b.count != a.count:
             raise RuntimeError("Space.copy() lost a cached contact")
         b.state, b.swapped, b.stamp, b.n = a.state, a.swapped, a.stamp, a.n
@@ -265,8 +271,8 @@ def _clone_arbiters(src, dst, arr_s, arr_d, shape_map: dict[int, int]) -> None:
         raise RuntimeError("Space.copy() has fewer cached arbiters than were touching")
     for k in range(arr_s.num):
         a = _ffi.cast("cpArbiter *", arr_s.arr[k])
-        b = by_shapes[(shape_map[_addr(a.a)], shape_map[_addr(a.b)])]
-        arr_d.arr[k] = _cp.cast("void *", _addr(b))
+        b = by_shapes[(shape_map[address(a.a)], shape_map[address(a.b)])]
+        arr_d.arr[k] = _cp.cast("void *", address(b))
     arr_d.num = arr_s.num
 
 
@@ -287,15 +293,15 @@ def _clone_trees(ss: Any, sd: Any, shape_map: dict[int, int]) -> list[Any]:
         extra = _cp.new("Pair[]", len(src_pairs) - len(dst_pairs))
         keep.append(extra)
         dst_pairs.extend(extra + k for k in range(len(src_pairs) - len(dst_pairs)))
-    pair_map = {_addr(ps): pd for ps, pd in zip(src_pairs, dst_pairs, strict=False)}
+    pair_map = {address(ps): pd for ps, pd in zip(src_pairs, dst_pairs, strict=False)}
     pair_map[0] = _cp.NULL
     for ps in src_pairs:
-        pd = pair_map[_addr(ps)]
+        pd = pair_map[address(ps)]
         for th in ("a", "b"):
             t_s, t_d = getattr(ps, th), getattr(pd, th)
-            t_d.prev = pair_map[_addr(t_s.prev)]
-            t_d.next = pair_map[_addr(t_s.next)]
-            t_d.leaf = node_map[_addr(t_s.leaf)]
+            t_d.prev = pair_map[address(t_s.prev)]
+            t_d.next = pair_map[address(t_s.next)]
+            t_d.leaf = node_map[address(t_s.leaf)]
         pd.id = ps.id
     pool = _cp.NULL
     for pd in dst_pairs[len(src_pairs) :]:
@@ -304,7 +310,7 @@ def _clone_trees(ss: Any, sd: Any, shape_map: dict[int, int]) -> list[Any]:
     sd.dynamicShapes.pooledPairs = pool
     for ts in (ss.dynamicShapes, ss.staticShapes):
         for leaf in _leaves(ts):
-            node_map[_addr(leaf)].u.leaf.pairs = pair_map[_addr(leaf.u.leaf.pairs)]
+            node_map[address(leaf)].u.leaf.pairs = pair_map[address(leaf.u.leaf.pairs)]
     return keep
 
 
@@ -330,24 +336,24 @@ def _leaves(tree: Any) -> list[Any]:
 def _map_nodes(ts: Any, td: Any, shape_map: dict[int, int], node_map: dict[int, Any]) -> None:
     inner_s, leaves_s = _nodes(ts)
     inner_d, leaves_d = _nodes(td)
-    by_obj = {_addr(n.obj): n for n in leaves_d}
+    by_obj = {address(n.obj): n for n in leaves_d}
     if len(inner_s) != len(inner_d) or len(leaves_s) != len(leaves_d):
         raise RuntimeError("Space.copy() built a spatial index of another size")
     for a, b in zip(inner_s, inner_d, strict=True):
-        node_map[_addr(a)] = b
+        node_map[address(a)] = b
     for a in leaves_s:
-        node_map[_addr(a)] = by_obj[shape_map[_addr(a.obj)]]
+        node_map[address(a)] = by_obj[shape_map[address(a.obj)]]
     node_map[0] = _cp.NULL
     for a in (*inner_s, *leaves_s):
-        b = node_map[_addr(a)]
+        b = node_map[address(a)]
         b.bb = a.bb
-        b.parent = node_map[_addr(a.parent)]
+        b.parent = node_map[address(a.parent)]
         if a.obj == _cp.NULL:
-            b.u.children.a = node_map[_addr(a.u.children.a)]
-            b.u.children.b = node_map[_addr(a.u.children.b)]
+            b.u.children.a = node_map[address(a.u.children.a)]
+            b.u.children.b = node_map[address(a.u.children.b)]
         else:
             b.u.leaf.stamp = a.u.leaf.stamp
-    td.root = node_map[_addr(ts.root)]
+    td.root = node_map[address(ts.root)]
     td.stamp = ts.stamp
     _clone_leaf_set(ts.leaves, td.leaves, node_map)
 
@@ -359,7 +365,7 @@ def _clone_leaf_set(hs: Any, hd: Any, node_map: dict[int, Any]) -> None:
     for i in range(hd.size):
         b = hd.table[i]
         while b != _cp.NULL:
-            bins[_addr(b.elt)] = b
+            bins[address(b.elt)] = b
             b = b.next
     if hs.entries != hd.entries or len(bins) != hd.entries:
         raise RuntimeError("Space.copy() built a spatial index of another size")
@@ -367,14 +373,14 @@ def _clone_leaf_set(hs: Any, hd: Any, node_map: dict[int, Any]) -> None:
         # a table of the original's size, from Chipmunk's allocator (it frees it when it grows)
         per = _ffi.sizeof("cpContact")
         table = _lib.cpContactArrAlloc(-(-hs.size * _cp.sizeof("Bin *") // per))
-        _lib.cpPolylineFree(_ffi.cast("cpPolyline *", _addr(hd.table)))
-        hd.table = _cp.cast("Bin **", _addr(table))
+        _lib.cpPolylineFree(_ffi.cast("cpPolyline *", address(hd.table)))
+        hd.table = _cp.cast("Bin **", address(table))
         hd.size = hs.size
     for i in range(hs.size):
         first = prev = _cp.NULL
         b = hs.table[i]
         while b != _cp.NULL:
-            d = bins[_addr(node_map[_addr(b.elt)])]
+            d = bins[address(node_map[address(b.elt)])]
             d.hash = b.hash
             if prev == _cp.NULL:
                 first = d
@@ -394,6 +400,6 @@ def _pairs_of(sp: Any) -> list[Any]:
         for leaf in _leaves(tree):
             p = leaf.u.leaf.pairs
             while p != _cp.NULL:
-                seen.setdefault(_addr(p), p)
-                p = p.a.next if _addr(p.a.leaf) == _addr(leaf) else p.b.next
+                seen.setdefault(address(p), p)
+                p = p.a.next if address(p.a.leaf) == address(leaf) else p.b.next
     return list(seen.values())

@@ -31,11 +31,9 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
-from pymunk._chipmunk import ffi as _ffi
-from pymunk._chipmunk import lib as _lib
 
 from .. import step_kernels  # (points numba's cache at the user's folder, before the kernels below)
-from . import stacking
+from . import _chipmunk, stacking
 from .datatypes import Pitch
 from .space import BAND_SHIFT, BANDS_PER_DIE, DIE_CAT, N_BANDS, WALL_CAT
 
@@ -67,23 +65,21 @@ A_SET_VEL, A_SET_SPIN, A_SET_FILTER = 16, 17, 18
 N_ADDR = 19
 
 
-def address(p) -> int:
-    """A cffi pointer's address as an int."""
-    return int(_ffi.cast("intptr_t", p))
-
-
-_FUNCS = (
-    address(_ffi.addressof(_lib, "cpSpaceStep")),
-    address(_ffi.addressof(_lib, "cpSpaceEachBody")),
-    address(_ffi.addressof(_lib, "cpSpaceEachCachedArbiter")),
-    address(_ffi.addressof(_lib, "pmSpaceBodyGetIteratorFuncBatched")),
-    address(_ffi.addressof(_lib, "pmSpaceBodySetIteratorFuncBatched")),
-    address(_ffi.addressof(_lib, "pmSpaceArbiterIteratorFuncBatched")),
+address = _chipmunk.address
+_FUNCS = tuple(
+    _chipmunk.function_address(name)
+    for name in (
+        "cpSpaceStep",
+        "cpSpaceEachBody",
+        "cpSpaceEachCachedArbiter",
+        "pmSpaceBodyGetIteratorFuncBatched",
+        "pmSpaceBodySetIteratorFuncBatched",
+        "pmSpaceArbiterIteratorFuncBatched",
+    )
 )
-_SETTERS = (
-    address(_ffi.addressof(_lib, "cpBodySetVelocity")),
-    address(_ffi.addressof(_lib, "cpBodySetAngularVelocity")),
-    address(_ffi.addressof(_lib, "cpShapeSetFilter")),
+_SETTERS = tuple(
+    _chipmunk.function_address(name)
+    for name in ("cpBodySetVelocity", "cpBodySetAngularVelocity", "cpShapeSetFilter")
 )
 
 
