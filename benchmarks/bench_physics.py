@@ -23,6 +23,7 @@ import numpy as np
 import pymunk
 
 from jamsumo_sim.board import load_board
+from jamsumo_sim.convergence import packed_block
 from jamsumo_sim.flick import Flick
 from jamsumo_sim.params import PhysicsParams
 from jamsumo_sim.physics import evolve
@@ -37,18 +38,8 @@ def break_world(board, params, seed: int = 0) -> World:
     dice.  ``seed`` picks the jitter and seeds the World's chance draws (edge-on-edge hops): a
     break is chaotic, each seed ends differently (one generator seed for all would give every
     break the same draws: a hop at the same fast contact of each)."""
-    rng = np.random.default_rng(2026 + seed)
     w = World(board, params, rng=np.random.default_rng(7026 + seed))
-    pitch = params.die_size * 1.2
-    k = 0
-    for i in range(5):
-        for j in range(5):
-            if k == 23:
-                break
-            x = (i - 2) * pitch + rng.uniform(-3e-4, 3e-4)
-            y = 0.09 + (j - 2) * pitch + rng.uniform(-3e-4, 3e-4)
-            w.add_die(f"d{k}", x, y, angle=float(rng.uniform(-0.2, 0.2)), face=3)
-            k += 1
+    packed_block(w, np.random.default_rng(2026 + seed), params)
     w.add_die("striker", -0.15, 0.085, face=3)
     return w
 

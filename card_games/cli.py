@@ -19,8 +19,9 @@ from card_games.wording import result_line
 from jamsumo_sim import __version__
 from jamsumo_sim.cli import OneLineParser
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.fileio import check_output_path
+from jamsumo_sim.fileio import check_output_path, refuse_empty_outputs
 from jamsumo_sim.limits import count_arg, seed_arg
+from jamsumo_sim.seeds import SEED_HELP, chosen_seed
 from jamsumo_sim.turnloop import ConsoleAgent, Game, MatchEvent, State, play
 from jamsumo_sim.turnloop.agents import Agent
 from jamsumo_sim.turnloop.driver import SaveCallback, SaveOrder
@@ -38,9 +39,14 @@ def build_agents(
     seats: str | None,
     interactive: bool,
     display: TableDisplay | None = None,
+    notices: list[str] | None = None,
 ) -> list[Agent]:
     """Agents from a comma-separated seat list (``human``, ``random``, ``smart``, …); people
-    see the table ``display`` draws (default: the game's plain ``render``)."""
+    see the table ``display`` draws (default: the game's plain ``render``).
+
+    A line for the person (a bot seated in place of a human) goes to ``notices``, for the caller
+    to print once every argument is checked (else to stderr now).
+    """
     from card_games.ismcts import with_ismcts  # the `ismcts` seat (needs jamsumo[rl] to play)
 
     bots = with_ismcts(game.bots())
@@ -48,10 +54,14 @@ def build_agents(
         default_bot = "smart" if "smart" in bots else "random"
         names = (["human"] if interactive else [default_bot]) + [default_bot] * (players - 1)
         if not interactive:  # said, as `jamsumo play` says when it falls back to bots
-            say(
+            line = (
                 f"card-games: seat 0 is played by the {default_bot} bot because stdin is not a "
                 f"terminal; choose the seats with --seats (e.g. --seats human,{default_bot})"
             )
+            if notices is None:
+                say(line)
+            else:
+                notices.append(line)
     else:
         names = [s.strip() for s in seats.split(",") if s.strip()]
         if len(names) != players:
@@ -245,10 +255,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         {"players": args.players, "variant": args.variant or game.variants[0]}
     )
     display = make_display(game, args)
-    agents = build_agents(game, args.players, args.seats, sys.stdin.isatty(), display)
+    notices: list[str] = []  # said once every argument is checked: an error stays one line
+    agents = build_agents(game, args.players, args.seats, sys.stdin.isatty(), display, notices)
     humans = any(a.is_human for a in agents)
     record = check_save_paths(game, args.record, humans, resumed=False)
-    return run_match(game, agents, args.seed, params, None, record, args.json, display)
+    for line in notices:
+        say(line)
+    seed = chosen_seed(args.seed, "card-games")  # once the arguments are checked; recorded
+    return run_match(game, agents, seed, params, None, record, args.json, display)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -301,6 +315,27 @@ def add_display_flags(p: argparse.ArgumentParser) -> None:
     )
 
 
+RESUME_DESCRIPTION = """\
+Go on with an unfinished card game from its record: the same game, seed,
+hidden cards and seats (or --seats), from the move where it stopped. The
+record is updated when someone types 'save' or 'quit' and when the game ends;
+with --record FILE the game is saved there instead."""
+RESUME_EPILOG = """\
+a record is the JSON file a game is saved to:
+  - --record FILE of 'card-games play' or 'card-games host'
+  - 'save FILE' typed during a game
+  - the file saved when a person types 'quit' or 'save' without --record:
+    $XDG_DATA_HOME/jamsumo/saves/GAME-DATE-TIME.json
+    (~/.local/share/jamsumo/saves/ by default; the game says which file)
+
+examples:
+  card-games play the-jam --players 3 --seats human,smart,smart --record jam.json
+  (type 'quit' during it: the game is saved to jam.json)
+  card-games resume jam.json
+  card-games resume jam.json --seats smart,smart,smart --record bots-finish.json
+  card-games replay jam.json              (a finished game: show it)"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="card-games",
@@ -321,7 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="how many players (each game's range: see 'card-games list')",
     )
     p.add_argument("--seats", help="comma-separated: human, smart, random, … (one per player)")
-    p.add_argument("--seed", type=seed_arg, default=0, help="0 to 2**64-1 (default 0)")
+    p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
     p.add_argument(
         "--variant", help="a variant of the game (default: its first; see 'card-games list')"
     )
@@ -335,11 +370,23 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--verify", action="store_true")
     r.set_defaults(func=cmd_replay)
 
-    s = sub.add_parser("resume", help="go on with a saved game")
-    s.add_argument("file")
-    s.add_argument("--seats", help="replace the recorded seats (comma-separated)")
-    s.add_argument("--record", help="where to save (default: the file resumed from)")
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser(
+        "resume",
+        help="go on with a saved game",
+        description=RESUME_DESCRIPTION,
+        epilog=RESUME_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    s.add_argument("file", metavar="RECORD", help="the saved game (JSON) to go on with")
+    s.add_argument(
+        "--seats", metavar="LIST", help="replace the recorded seats (comma-separated, one a player)"
+    )
+    s.add_argument(
+        "--record",
+        metavar="FILE",
+        help="save here instead, leaving RECORD as it was (default: RECORD is updated)",
+    )
+    s.add_argument("--json", action="store_true", help="print the result as one JSON object")
     add_display_flags(s)
     s.set_defaults(func=cmd_resume)
 
@@ -367,6 +414,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        refuse_empty_outputs(args)  # `--out ""` is an error everywhere, not the default output
         return int(args.func(args))
     except UserError as exc:
         text = " ".join(str(exc).split("\n"))  # one line, whatever the message

@@ -92,10 +92,34 @@ def build_page(state: Any, data: Mapping[str, Any]) -> str:
     )
 
 
+DESCRIPTION = """\
+Write a recorded card game as one self-contained HTML page (no script, no
+network): the players, seed and variant and the public game log; for a
+finished game also the winner, the score breakdown, every hidden card that
+counted, revealed, and the final table as the terminal draws it. An unfinished
+game's page shows the public log only (nothing hidden is revealed)."""
+EPILOG = """\
+RECORD is the JSON file a game is saved to: --record FILE of 'card-games play'
+or 'card-games host', 'save FILE' typed during a game, or the file saved when a
+person quits (in $XDG_DATA_HOME/jamsumo/saves/, by default
+~/.local/share/jamsumo/saves/; the game says which file).
+
+examples:
+  card-games play jellyfish --players 3 --seats smart,smart,random --record fish.json
+  card-games export fish.json --out fish.html
+  card-games replay fish.json      (the same game as text in the terminal)"""
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("export", help="a recorded game as one readable HTML page")
-    p.add_argument("file", metavar="RECORD")
-    p.add_argument("--out", required=True, metavar="FILE", help="the page to write (.html)")
+    p = sub.add_parser(
+        "export",
+        help="a recorded game as one readable HTML page",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", metavar="RECORD", help="the game record (JSON) to show")
+    p.add_argument("--out", required=True, metavar="FILE", help="the page to write (.html or .htm)")
     p.set_defaults(func=cmd_export)
 
 

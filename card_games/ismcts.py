@@ -23,6 +23,7 @@ from jamsumo_sim.turnloop import Action, Agent, Game, SeatView, State
 # measured with; more simulations play better and cost linearly more time.
 SIMULATIONS = 16
 UCT_C = 1.4
+NEEDED_BY = "the ismcts seat"
 
 
 def rollout_shares(state: State, rng: np.random.Generator) -> list[float]:
@@ -46,7 +47,7 @@ def rollout_shares(state: State, rng: np.random.Generator) -> list[float]:
 
 
 def _evaluator(rng: np.random.Generator) -> Any:
-    mcts = require("open_spiel.python.algorithms.mcts")
+    mcts = require("open_spiel.python.algorithms.mcts", NEEDED_BY)
 
     class TurnLoopRollout(mcts.Evaluator):  # type: ignore[misc,name-defined]
         """One random play-out on the turn loop (a pending simultaneous choice is kept)."""
@@ -71,7 +72,7 @@ def root_state(view: SeatView, rng: np.random.Generator) -> Any:
     """An OpenSpiel state at ``view``'s decision built from the seat's information only."""
     from card_games.openspiel.game import CardSpielState, short_name
 
-    pyspiel = require("pyspiel")
+    pyspiel = require("pyspiel", NEEDED_BY)
     # Only perturb_hidden of the real state is used: it keeps what the seat knows and re-deals the
     # rest from a fixed-order pool, so nothing about where hidden things really lie gets through.
     # (None means nothing is left to re-deal: what is hidden is then known by counting.)
@@ -97,14 +98,14 @@ class ISMCTSAgent(Agent):
     def __init__(self, seat: int, game: Game, simulations: int = SIMULATIONS, **options: Any):
         super().__init__(seat, game, **options)
         self.simulations = simulations
-        require("pyspiel")  # refuse at once (one line), not at the first move
+        require("pyspiel", NEEDED_BY)  # refuse at once (one line), not at the first move
         import card_games.openspiel  # noqa: F401 - registers the games
 
     def act(self, view: SeatView) -> Action:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        ismcts = require("open_spiel.python.algorithms.ismcts")
+        ismcts = require("open_spiel.python.algorithms.ismcts", NEEDED_BY)
         rng = view.rng
         root = root_state(view, rng)
         bot = ismcts.ISMCTSBot(

@@ -18,8 +18,7 @@ from card_games.wording import winners_phrase
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.limits import count_arg, seed_arg
 from jamsumo_sim.net import run
-from jamsumo_sim.net.client import Client
-from jamsumo_sim.net.host import Host
+from jamsumo_sim.seeds import SEED_HELP, chosen_seed
 from jamsumo_sim.turnloop import Game, State
 from jamsumo_sim.turnloop.agents import Agent
 from jamsumo_sim.turnloop.recording import load_record, result_summary, save_record
@@ -34,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     h.add_argument("game", nargs="?", help=f"one of: {', '.join(CARD_GAMES)}")
     h.add_argument("--players", type=count_arg(0, 999))
     h.add_argument("--seats", help="comma-separated: remote, smart, random, … (one per player)")
-    h.add_argument("--seed", type=seed_arg, default=0, help="0 to 2**64-1 (kept on the host)")
+    h.add_argument("--seed", type=seed_arg, help=f"kept on the host, {SEED_HELP}")
     h.add_argument("--variant")
     h.add_argument("--record", help="save the game to this JSON file as it goes")
     h.add_argument("--resume", metavar="FILE", help="host a saved (unfinished) game onwards")
@@ -71,13 +70,19 @@ def _bot(game: Game, kind: str, seat: int) -> Agent:
     return bots[kind](seat, game)
 
 
-def _setup(args: argparse.Namespace) -> tuple[Game, State, list[str]]:
+def _setup(args: argparse.Namespace) -> tuple[Game, State, list[str], dict[int, Agent]]:
+    """The game, its state, the seats and the host's own bots."""
     if args.resume is not None:
         state, data = load_record(args.resume)
         if state.is_terminal():
             raise UserError(f"{args.resume}: this game is already finished")
+        if args.seed is not None and args.seed != state.seed:
+            raise UserError(
+                f"--resume {args.resume}: the saved game has seed {state.seed}, not {args.seed} "
+                "(a resumed game keeps its seed: drop --seed)"
+            )
         seats = _seats(args.seats, state.num_players) if args.seats else list(data["seats"])
-        return state.game, state, seats
+        return state.game, state, seats, _local_bots(state.game, seats)
     if args.game is None or args.players is None:
         raise UserError("name the GAME and --players (or --resume FILE)")
     game = resolve(args.game)
@@ -85,7 +90,17 @@ def _setup(args: argparse.Namespace) -> tuple[Game, State, list[str]]:
         {"players": args.players, "variant": args.variant or game.variants[0]}
     )
     seats = _seats(args.seats, args.players) if args.seats else [REMOTE] * args.players
-    return game, game.new_initial_state(params, seed=args.seed), seats
+    agents = _local_bots(game, seats)  # bad seats fail before a seed is drawn and said
+    # said on the host's stderr only: clients get the seed in the result, once the game is over
+    seed = chosen_seed(args.seed, "card-games")
+    return game, game.new_initial_state(params, seed=seed), seats, agents
+
+
+def _local_bots(game: Game, seats: list[str]) -> dict[int, Agent]:
+    agents = {s: _bot(game, kind, s) for s, kind in enumerate(seats) if kind != REMOTE}
+    if REMOTE not in seats:
+        raise UserError("--seats names no remote seat: use 'card-games play' for bots alone")
+    return agents
 
 
 def _seats(text: str, players: int) -> list[str]:
@@ -96,15 +111,14 @@ def _seats(text: str, players: int) -> list[str]:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
+    run.require_net("card-games host")
     from jamsumo_sim.fileio import check_output_path
+    from jamsumo_sim.net.host import Host
 
     options = run.host_options(args)
     target = args.record or args.resume
     record = Path(check_output_path(target, "--record")) if target is not None else None
-    game, state, seats = _setup(args)
-    agents = {s: _bot(game, kind, s) for s, kind in enumerate(seats) if kind != REMOTE}
-    if REMOTE not in seats:
-        raise UserError("--seats names no remote seat: use 'card-games play' for bots alone")
+    game, state, seats, agents = _setup(args)
     written = [-math.inf]
 
     def on_move(current: State, final: bool) -> None:
@@ -130,6 +144,9 @@ def _line(result: dict[str, Any]) -> str:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    run.require_net("card-games join")
+    from jamsumo_sim.net.client import Client
+
     options = run.join_options(args)
     kind = args.bot
 

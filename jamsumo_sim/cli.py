@@ -13,8 +13,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from jamsumo_sim import __version__
+from jamsumo_sim import __version__, compile_notice
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.fileio import refuse_empty_outputs
 
 # Subcommand modules, in the order `--help` lists them.
 SUBCOMMAND_MODULES: tuple[str, ...] = (
@@ -50,21 +51,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"jamsumo {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:  # a real import error inside the module: show it
-                raise
-            continue
-        module.register(sub)
+        # every module is part of the package and imports nothing optional (jamsumo_sim/extras.py):
+        # a failure here is a bug to show, never a command to leave out of --help
+        importlib.import_module(name).register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # a cold kernel cache compiles for ~15 s before the first step: one line says so (no import
+    # of numba here; nothing when the kernels load from the cache); a sweep, and Dask's client
+    # before its workers start, also compile the lone-die kernels
+    dask = bool(getattr(args, "workers", None)) or getattr(args, "scheduler", None) is not None
+    both = args.command == "sweep" or dask
+    seconds = compile_notice.SWEEP_SECONDS if both else compile_notice.PHYSICS_SECONDS
     try:
-        return int(args.func(args))
+        refuse_empty_outputs(args)  # `--out ""` is an error everywhere, not the default output
+        with compile_notice.announcing(seconds):
+            return int(args.func(args))
     except UserError as exc:
         text = " ".join(str(exc).split("\n"))  # one line, whatever the message
         print(f"jamsumo: error: {text}", file=sys.stderr)

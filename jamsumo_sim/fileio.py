@@ -172,6 +172,19 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
         return Path(a).resolve() == Path(b).resolve()
 
 
+# the options that name a file or folder to write, in every command of both scripts
+OUTPUT_OPTIONS = ("out", "record", "screenshot", "preview")
+
+
+def refuse_empty_outputs(args: object) -> None:
+    """An output option given as ``""`` is an error in every command (one line, exit 2), as
+    :func:`check_output_path` says it, rather than silently the default or no output at all."""
+    for name in OUTPUT_OPTIONS:
+        value = getattr(args, name, None)
+        if isinstance(value, str) and not value.strip():
+            check_output_path(value, f"--{name}")
+
+
 def check_output_path(
     path: str | os.PathLike[str] | None,
     what: str = "output file",

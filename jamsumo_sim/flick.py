@@ -3,14 +3,17 @@
 ``direction`` is the finger's travel (world radians, counter-clockwise from +x).  The strength is
 exactly one of ``impulse`` (N s: the finger's impulse, launch speed J/m, ~4.5 mN s per m/s for a
 4.5 g die; older data and scripted tests) or ``finger_speed`` (m/s: what a person controls; the
-impulse is J = (1 + e_f) m_eff V_f with m_eff = m / (1 + 6 lever^2), so off-centre the same finger
-speed launches the die slower).  ``offset`` in -0.5..0.5 of the face width along the struck face,
+impulse is J = (1 + e_f) m_eff V_f with m_eff the die's mass felt at the struck point along the push:
+its spin about the centre and its pitch about the leading edge take part, so off-centre, oblique or
+high the same finger speed launches the die slower; :func:`inverse_mass`).  ``offset`` in -0.5..0.5 of the face width along the struck face,
 positive to the left of the push direction, is where the pad's centre meets the face; the pad
 (``finger_pad_width`` wide) pushes at most ``max_lever`` off-centre (off-centre strikes spin the
 die: a strike left of centre turns it clockwise).  ``height`` in 0..1 of the face height (0.5 =
 mid-height; higher strikes pitch the die forward and, hard enough, tumble it: physics.md s4).
 The finger's impulse has a normal part J_n and a tangential part J_t; friction holds
 |J_t| <= mu_finger J_n, so a push further off the face normal than atan(mu_finger) slips.
+What the die gets (:func:`strike`) never holds more energy than the finger's impact allows, nor
+than the launch cap's 1/2 m v_cap^2: a flick beyond either is scaled down.
 """
 
 from __future__ import annotations
@@ -75,22 +78,52 @@ def lever(flick: Flick, params: PhysicsParams) -> float:
     return min(bound, max(-bound, flick.offset))
 
 
-def effective_mass(lever_: float, params: PhysicsParams) -> float:
-    """Mass of the die felt along the face normal at ``lever_``: 1/m + (lever a)^2 / I, inverted."""
-    return params.die_mass / (1 + 6 * lever_ * lever_)
+def pitch_per_impulse(height: float, params: PhysicsParams) -> float:
+    """Forward pitch rate (rad/s) one N s of push at ``height`` (fraction of the face) gives a die:
+    :func:`strike_pitch_rate` of the jump 1/m; 0 at or below mid-height."""
+    return max(0.0, strike_pitch_rate(1.0 / params.die_mass, height * params.die_size, params))
 
 
-def finger_impulse(flick: Flick, params: PhysicsParams) -> float:
-    """The finger's impulse (N s) along its travel: the given impulse, or (1 + e_f) m_eff V_f."""
+def inverse_mass(
+    lever_: float, params: PhysicsParams, height: float = 0.5, off_normal: float = 0.0
+) -> float:
+    """1/m_eff: how fast the struck point moves along the push per N s of push (m/s per N s).
+
+    The push acts ``lever_`` (fraction of the face) left of the face's centre, ``off_normal``
+    radians from the face's inward normal (counter-clockwise), ``height`` up the face:
+    1/m (the slide) + arm^2/I (the spin about the centre: arm = lever a cos + a/2 sin, the push's
+    moment arm) + b Omega_1 (the pitch: Omega_1 = :func:`pitch_per_impulse` about the leading
+    bottom edge, which the struck point, b = height a above that edge, rides at Omega b).  The pitch
+    is counted along the push, as it is driven by the push's whole size (:func:`strike`)."""
+    a = params.die_size
+    arm = lever_ * a * math.cos(off_normal) + 0.5 * a * math.sin(off_normal)
+    return (
+        1.0 / params.die_mass
+        + arm * arm / params.die_inertia
+        + height * a * pitch_per_impulse(height, params)
+    )
+
+
+def effective_mass(
+    lever_: float, params: PhysicsParams, height: float = 0.5, off_normal: float = 0.0
+) -> float:
+    """Mass of the die felt at the struck point along the push: 1 / :func:`inverse_mass` (a straight
+    push at mid-height: 1/m + (lever a)^2 / I, inverted, m / (1 + 6 lever^2))."""
+    return 1.0 / inverse_mass(lever_, params, height, off_normal)
+
+
+def finger_impulse(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> float:
+    """The finger's impulse (N s) along its travel: the given impulse, or (1 + e_f) m_eff V_f
+    (``off_normal``: the push's angle from the struck face's inward normal; 0 without a die)."""
     if flick.finger_speed is None:
         return float(flick.impulse)  # type: ignore[arg-type]  # exactly one is set
-    m_eff = effective_mass(lever(flick, params), params)
+    m_eff = effective_mass(lever(flick, params), params, flick.height, off_normal)
     return (1 + params.finger_restitution) * m_eff * flick.finger_speed
 
 
 def finger_for_launch(speed: float, params: PhysicsParams) -> float:
-    """The finger speed (m/s) that launches a die at ``speed`` with a centred strike (the inverse of
-    :func:`finger_impulse` at lever 0, where m_eff = m)."""
+    """The finger speed (m/s) that launches a die at ``speed`` with a centred straight strike at or
+    below mid-height (the inverse of :func:`finger_impulse` there, where m_eff = m)."""
     return speed / (1 + params.finger_restitution)
 
 
@@ -105,10 +138,80 @@ def cone_parts(j: float, off_normal: float, params: PhysicsParams) -> tuple[floa
     return jn, math.copysign(limit, jt), True
 
 
-def launch_speed(flick: Flick, params: PhysicsParams) -> float:
-    """Launch speed (m/s) if the finger's whole impulse is delivered: J / m (the cone and the lever
-    only lower what the die gets; the cap ``max_launch_speed`` applies to this)."""
-    return finger_impulse(flick, params) / params.die_mass
+def launch_speed(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> float:
+    """Launch speed (m/s) if the finger's whole impulse is delivered: J / m (the cone and the
+    energy caps only lower what the die gets; the cap ``max_launch_speed`` refuses above this)."""
+    return finger_impulse(flick, params, off_normal) / params.die_mass
+
+
+@dataclass(frozen=True)
+class Strike:
+    """What a flick delivers to a die at rest (:func:`strike`), in the struck face's frame."""
+
+    j: float  # N s: the finger's impulse along its travel, before the cone
+    jn: float  # N s: the part along the face's inward normal the cone lets through
+    jt: float  # N s: the part along the face (to the left of the normal)
+    slipped: bool  # the pad slipped: (jn, jt) is on the cone's edge, not along the travel
+    scale: float  # <= 1: the share of (jn, jt) delivered (the energy caps); 1 almost always
+    pitch: float  # rad/s: the forward pitch it starts (0 at or below mid-height)
+
+
+def strike_energy(jn: float, jt: float, lever_: float, height: float, p: PhysicsParams) -> float:
+    """Energy (J) of a die at rest given the impulse (jn, jt) at ``lever_`` and ``height``: the slide
+    |J|^2/(2m), the spin (r x J)^2/(2I) about the centre (r = (-a/2, lever a) in the face's frame)
+    and the pitch 1/2 I_e Omega^2 about the leading edge (I_e = 2/3 m a^2, physics/pitch.py)."""
+    a, m = p.die_size, p.die_mass
+    jj = jn * jn + jt * jt
+    moment = -0.5 * a * jt - lever_ * a * jn
+    rate = pitch_per_impulse(height, p) * math.sqrt(jj)
+    return 0.5 * jj / m + 0.5 * moment * moment / p.die_inertia + m * a * a * rate * rate / 3.0
+
+
+def _struck_point_speed(
+    jn: float, jt: float, lever_: float, height: float, off_normal: float, p: PhysicsParams
+) -> float:
+    """Speed (m/s) along the push of the struck point of a die at rest given (jn, jt): the slide's
+    part, the spin's (its moment times the push's arm over I) and the pitch's Omega b (along the
+    push, as :func:`inverse_mass` counts it: never less than the model's own Omega b cos)."""
+    a = p.die_size
+    c, s = math.cos(off_normal), math.sin(off_normal)
+    moment = -0.5 * a * jt - lever_ * a * jn
+    arm = -(lever_ * a * c + 0.5 * a * s)  # r x d, d the push's direction
+    rate = pitch_per_impulse(height, p) * math.hypot(jn, jt)
+    return (jn * c + jt * s) / p.die_mass + moment * arm / p.die_inertia + rate * height * a
+
+
+# rounding slack of the caps: a flick exactly at a bound is not scaled by its last bit
+_CAP_SLACK = 1e-12
+
+
+def strike(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> Strike:
+    """What ``flick`` delivers to a die at rest when its push is ``off_normal`` radians from the
+    struck face's inward normal: the finger's impulse (:func:`finger_impulse`) within the friction
+    cone (:func:`cone_parts`), then scaled down if the die would hold more energy than the launch
+    cap's 1/2 m v_cap^2 or, for a finger speed, than the impact allows, 1/2 m_eff ((1 + e_f) V_f)^2,
+    or its struck point would leave faster than (1 + e_f) V_f along the push.  The pitch is driven by
+    the delivered push's size at the strike's height (:func:`strike_pitch_rate`)."""
+    p = params
+    lev = lever(flick, p)
+    j = finger_impulse(flick, p, off_normal)
+    jn, jt, slipped = cone_parts(j, off_normal, p)
+    energy = strike_energy(jn, jt, lev, flick.height, p)
+    most = 0.5 * p.die_mass * p.max_launch_speed**2
+    top_speed = math.inf
+    if flick.finger_speed is not None:
+        top_speed = (1 + p.finger_restitution) * flick.finger_speed
+        # 1/2 m_eff (1 + e_f)^2 V_f^2 = 1/2 j top_speed
+        most = min(most, 0.5 * j * top_speed)
+    scale = 1.0
+    if energy > most * (1 + _CAP_SLACK):
+        scale = math.sqrt(most / energy)
+    speed = scale * _struck_point_speed(jn, jt, lev, flick.height, off_normal, p)
+    if speed > top_speed * (1 + _CAP_SLACK):
+        scale *= top_speed / speed
+    size = j * scale if not slipped else math.hypot(jn, jt) * scale
+    rate = strike_pitch_rate(size / p.die_mass, flick.height * p.die_size, p)
+    return Strike(j, jn, jt, slipped, scale, max(0.0, rate))
 
 
 def struck_side(direction: float, die_angle: float) -> int:
@@ -136,10 +239,11 @@ def contact_point(
     )
 
 
-def pitch_rate(flick: Flick, params: PhysicsParams) -> float:
+def pitch_rate(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> float:
     """Forward pitch rate (rad/s) from a strike at height b = height*a (physics.md s4, rough):
-    w = v0 (b - a/2) / (a^2 (1/6 + (1 - mu)/4)); zero at or below mid-height."""
-    return strike_pitch_rate(launch_speed(flick, params), flick.height * params.die_size, params)
+    w = v0 (b - a/2) / (a^2 (1/6 + (1 - mu)/4)), v0 = |J|/m of the impulse delivered
+    (:func:`strike`); zero at or below mid-height."""
+    return strike(flick, params, off_normal).pitch
 
 
 def strike_pitch_rate(dv: float, b: float, params: PhysicsParams) -> float:

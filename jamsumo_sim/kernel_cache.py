@@ -22,6 +22,8 @@ import os
 import sys
 from pathlib import Path
 
+from . import compile_notice
+
 ENV_VAR = "NUMBA_CACHE_DIR"
 # the files compiled kernels come from (and the constants they freeze: physics/space.py's bands)
 KERNEL_SOURCES = (
@@ -58,7 +60,14 @@ def configure() -> bool:
 
     Returns whether caching may be used: False when the folder cannot be created or written, since
     numba would then fall back to the package folder (the kernels are compiled each run instead).
+    Then arms the first-compile line if the command asked for it (:mod:`.compile_notice`).
     """
+    cached = _point_numba_at_cache()
+    compile_notice.arm(cached)
+    return cached
+
+
+def _point_numba_at_cache() -> bool:
     folder = cache_dir()
     key = source_key()
     if folder.name != key:  # (numba's own copy of the folder, set below, already ends in it)

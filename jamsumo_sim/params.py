@@ -84,7 +84,11 @@ RANGES: dict[str, Range] = {
     "support_samples": Range(2, 25, "-", "N x N points per die at the hole", integer=True),
     "collision_substeps": Range(1, 20, "-", "and dt / collision_substeps <= 1 ms", integer=True),
     "overlap_correction": Range(0.0, 1.0, "-", "a fraction of the overlap"),
+    "refine": Range(1, 16, "-", "1 = the game's step; 4 = the converged reference", integer=True),
 }
+
+# Parameters a board file may leave out (boards and records written before they existed).
+OPTIONAL_DEFAULTS: dict[str, int | float] = {"refine": 1}
 
 
 def check_range(name: str, value: Any) -> None:
@@ -153,6 +157,10 @@ class PhysicsParams:
     support_samples: int
     collision_substeps: int
     overlap_correction: float
+    # Resolution: the model step, the longest collision step, the swept distance and the pitch
+    # substep angle are divided by ``refine``; thresholds counted in model steps scale with it
+    # (docs/physics.md "Resolution").  4 is the converged reference.
+    refine: int = 1
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -171,6 +179,11 @@ class PhysicsParams:
             )
 
     # --- derived quantities ---
+    @property
+    def step(self) -> float:
+        """The model step (s) the World takes: ``dt / refine``."""
+        return self.dt / self.refine
+
     @property
     def die_inertia(self) -> float:
         """Moment of inertia of a cube about its vertical axis, m a^2/6 [derived]."""
@@ -201,7 +214,7 @@ class PhysicsParams:
     @classmethod
     def from_board(cls, board) -> PhysicsParams:
         """Defaults from a :class:`~jamsumo_sim.board.BoardSpec`'s ``[params]`` table."""
-        raw = board.param_defaults()
+        raw = {**OPTIONAL_DEFAULTS, **board.param_defaults()}
         missing = [n for n in cls.names() if n not in raw]
         if missing:
             raise UserError(f"board {board.name!r} lacks parameter {missing[0]!r}")

@@ -18,8 +18,10 @@ fingertip's speed: J = (1 + finger_restitution) m / (1 + 6 lever^2) V_f; see jam
 
 Parameters: the board's defaults, then ``--params`` file, then the scenario's ``params`` (by name).
 Dice take ``face`` (1..6, default 1) or ``orientation`` ([top, east, north]); ``angle``, ``vx``,
-``vy``, ``omega`` default to 0.  The first flick is applied at
+``vy``, ``omega`` default to 0.  A flick's ``offset`` (-0.5..0.5 of the face width, along it) and ``height``
+(0..1, up it) say where the finger strikes.  The first flick is applied at
 t = 0 together with any initial velocities; each later flick once everything has come to rest.
+``description`` (any text, e.g. what the scenario shows) is not read.
 ``max_time`` (default 20 s, at most 60 s) limits each shot; at most 64 dice and 100 flicks (see
 docs/limits.md for every bound).  Output: ``time_to_rest`` and ``steps`` (totals over all
 shots; ``dt`` is the model step they count), ``rested``, the dice at the end, every event, and with
@@ -63,6 +65,19 @@ MAX_ID_CHARS = 64
 MIN_TRACE = 1e-4  # s: one step at the smallest dt (shorter intervals round up to one step anyway)
 MAX_TRACE_POINTS = 250_000  # die positions in a --trace output (~30 MB of JSON)
 
+# the example scenarios shipped with the package (assets/scenarios/; the checkout's
+# examples/scenarios links there); each says what it shows in its "description"
+EXAMPLES = ("break", "hole-skim", "high-flick")
+_EPILOG = """\
+examples (shipped with jamsumo; also in a checkout's examples/scenarios/):
+  jamsumo sim --example break        a shooter scatters a pack of nine dice
+  jamsumo sim --example hole-skim    a fast die crosses the hole without dropping
+  jamsumo sim --example high-flick   a flick high on the face: the die tumbles
+  jamsumo sim examples/scenarios/hole-skim.json --trace 0.05 > skim.json
+
+To make your own, copy an example and edit it: its "description" says what it
+shows; every key is described by: python3 -m pydoc jamsumo_sim.scenario"""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``sim`` subcommand."""
@@ -70,8 +85,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "sim",
         help="run a physics scenario (JSON) and print the result as JSON",
         description="Simulate dice and flicks on a board; prints one JSON object on stdout.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("scenario", metavar="SCENARIO.json", help="scenario file ('-' reads stdin)")
+    p.add_argument(
+        "scenario",
+        metavar="SCENARIO.json",
+        nargs="?",
+        help="scenario file ('-' reads stdin)",
+    )
+    p.add_argument(
+        "--example",
+        choices=EXAMPLES,
+        metavar="NAME",
+        help=f"run a shipped example instead of a file: {', '.join(EXAMPLES)}",
+    )
     p.add_argument("--params", metavar="PARAMS.toml", help="parameter file (e.g. from calibration)")
     p.add_argument(
         "--trace",
@@ -81,6 +109,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "model steps)",
     )
     p.set_defaults(func=run)
+
+
+def example_path(name: str) -> Path:
+    """The shipped example scenario ``name`` (package data, in a wheel too)."""
+    from .resources import asset
+
+    return Path(str(asset("scenarios", f"{name}.json")))
 
 
 def _positive_float(text: str) -> float:
@@ -98,6 +133,10 @@ def _positive_float(text: str) -> float:
 def run(args: argparse.Namespace) -> int:
     """Entry point for ``jamsumo sim``; returns the exit code."""
     try:
+        if (args.scenario is None) == (args.example is None):
+            raise UserError("give a SCENARIO.json file or --example NAME (see jamsumo sim --help)")
+        if args.example is not None:
+            args.scenario = str(example_path(args.example))
         scenario = read_scenario(args.scenario)
         base = None if args.scenario == "-" else Path(args.scenario).resolve().parent
         try:
@@ -289,8 +328,8 @@ def run_scenario(
             raise UserError(
                 f"trace interval must be from {MIN_TRACE:g} to {MAX_TIME:g} s, got {trace!r}"
             )
-        every = max(1, round(trace / world.params.dt))
-        per_shot = math.ceil(max_time / world.params.dt) // every + 1
+        every = max(1, round(trace / world.params.step))
+        per_shot = math.ceil(max_time / world.params.step) // every + 1
         points = (1 + per_shot * max(1, len(flicks))) * max(1, len(world.die_ids))
         if points > MAX_TRACE_POINTS:  # refuse before the work, not after filling memory
             raise UserError(
@@ -313,7 +352,7 @@ def run_scenario(
             total_steps += res.steps
             rested = res.rested
         else:
-            limit = world.steps + max(1, math.ceil(max_time / world.params.dt - 1e-9))
+            limit = world.steps + max(1, math.ceil(max_time / world.params.step - 1e-9))
             start = world.steps
             while not world.at_rest() and world.steps < limit:
                 world.step()
@@ -327,9 +366,9 @@ def run_scenario(
             break
 
     out: dict[str, Any] = {
-        "time_to_rest": total_steps * world.params.dt,
+        "time_to_rest": total_steps * world.params.step,
         "steps": total_steps,
-        "dt": world.params.dt,  # one model step (s): what ``steps`` counts
+        "dt": world.params.step,  # one model step (s): what ``steps`` counts
         "rested": rested,
         "dice": [_die_json(s) for s in world.states()],
         "events": [e.to_json() for e in world.events],

@@ -857,6 +857,38 @@ def edge_landing(phi, rate, u, vz, e, mu, a):
     return rate1, u1, vz1, vz1 + rate1 * rx
 
 
+@njit(**_JIT)
+def landing_rise(phi, z1, vz1, top, rate, v2, a, g):
+    """(phi', zc, vz, rate', k) of a die put on the surface ``top`` at a landing, its centre
+    left by the step at ``z1`` moving at ``vz1``, pitched ``phi`` turning at ``rate``, sliding
+    at sqrt(v2): standing on its lowest edge its centre is at zc = top + lift(phi), reached with
+    the fall speed vz = -sqrt(vz1^2 - 2 g (zc - z1)).  If zc is higher than its flight reaches
+    (a die turning in the air lowered its edge through the surface near the top of its flight),
+    the turn about the edge lifts it: the rise's energy comes out of the turn (a^2 rate^2/12 per
+    unit mass) and then the slide (scaled by k), vz = 0; if they cannot pay, the turn stopped
+    short: it stands at the pitch phi' whose edge is on the surface with its centre where it is.
+    No energy made (physics/flight._land and the sweeps' lone-die model call this one law)."""
+    half = 0.5 * a
+    zc = top + half * (math.cos(phi) + math.sin(phi) - 1.0)
+    t = vz1 * vz1 - 2.0 * g * (zc - z1)
+    if t >= 0.0:
+        return phi, zc, -math.sqrt(t), rate, 1.0
+    need = -0.5 * t
+    e_rot = a * a * rate * rate / 12.0
+    if e_rot >= need:
+        return phi, zc, -0.0, math.copysign(math.sqrt(12.0 * (e_rot - need)) / a, rate), 1.0
+    e_slide = 0.5 * v2
+    if e_slide > need - e_rot:
+        return phi, zc, -0.0, 0.0, math.sqrt((e_slide - (need - e_rot)) / e_slide)
+    # cos + sin = 1 + lift / half on the branch of phi (below or above pi/4)
+    s = (1.0 + max(z1 - top, 0.0) / half) / math.sqrt(2.0)
+    p0 = math.asin(min(s, 1.0)) - 0.25 * math.pi
+    phi1 = p0 if phi <= 0.25 * math.pi else 0.5 * math.pi - p0
+    zc = top + half * (math.cos(phi1) + math.sin(phi1) - 1.0)
+    t = vz1 * vz1 - 2.0 * g * (zc - z1)
+    return phi1, zc, -math.sqrt(t if t > 0.0 else 0.0), rate, 1.0
+
+
 # the pitch state vector's layout (in: before the step; out: after it)
 P_PHI, P_RATE, P_VX, P_VY, P_SPIN = range(5)
 _N_PITCH_STATE = 5
@@ -948,6 +980,12 @@ def pitch_step(st: np.ndarray, q: np.ndarray) -> int:
     s0 = math.sin(phi)
     c0 = math.cos(phi)
     for _ in range(n):
+        # the lift-off test at each substep's start (pitch.step_die)
+        if rate > 0.0 and phi < eighth:
+            d = c0 - s0
+            force = g * (1.0 - 0.375 * (d * d)) - half_a * (c0 + s0) * rate * rate
+            if force < _LIFT_MARGIN and hop_lift * (half_a * (c0 - s0) * rate) > hop_min:
+                return PITCH_PYTHON  # lifts off (or too close to tell): Python decides
         v = py_hypot(vx, vy)
         if v > 0.0:
             t = v - dv
@@ -975,11 +1013,6 @@ def pitch_step(st: np.ndarray, q: np.ndarray) -> int:
             rate = 0.0
         else:
             phi, rate, s0, c0 = phi1, math.copysign(math.sqrt(2.0 * left / i_e), rate1), s1, c1
-        if rate > 0.0 and phi < eighth:
-            d = c0 - s0
-            force = g * (1.0 - 0.375 * (d * d)) - half_a * (c0 + s0) * rate * rate
-            if force < _LIFT_MARGIN and hop_lift * (half_a * (c0 - s0) * rate) > hop_min:
-                return PITCH_PYTHON  # lifts off (or too close to tell): Python decides
         if phi <= 0.0 and rate <= 0.0:
             st[P_PHI], st[P_RATE], st[P_VX], st[P_VY], st[P_SPIN] = phi, rate, vx, vy, spin
             return PITCH_FLAT

@@ -32,7 +32,7 @@ from card_games.envs.catalog import Catalog, catalog
 from jamsumo_sim.envs.deps import require
 from jamsumo_sim.turnloop import Action, Game, Shuffle, State, get_game
 
-pyspiel = require("pyspiel")
+pyspiel = require("pyspiel", "the OpenSpiel card games")
 
 PREFIX = "python_"
 # Most outcomes of one chance node (a card of the biggest pile, the next item of a shuffle): a

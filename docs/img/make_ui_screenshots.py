@@ -74,7 +74,7 @@ def aiming(path: Path) -> None:
 def main_shots() -> None:
     shots = [
         (
-            ["play", "--mode", "sumo", "--seats", "human,planner", "--frames", "3"],
+            ["play", "--mode", "sumo", "--seats", "human,planner", "--seed", "0", "--frames", "3"],
             "play_sumo_start.png",
         ),
         (

@@ -7,7 +7,10 @@ nuisance per shot) are perturbed together, so a Jacobian costs (globals + nuisan
 rather than one per column.
 
 Statistics (Gauss-Newton): cov = (J^T J)^-1 s^2 with s^2 = sum r^2 / (m - n), the usual estimate when
-the measurement noise is unknown but the same for every residual.
+the measurement noise is unknown but the same for every residual.  The inverse is taken through the
+SVD of J with unit-norm columns, never by inverting J^T J: with two parameters the data cannot tell
+apart J^T J is singular to rounding, and its computed inverse is noise whose sign (a negative variance,
+then no correlation at all) depended on the BLAS kernel and the solver's last step.
 """
 
 from __future__ import annotations
@@ -36,6 +39,10 @@ FITTABLE: dict[str, tuple[float, float]] = {
 
 # |correlation| above which two fitted parameters are reported as not separately identifiable.
 IDENTIFIABILITY_LIMIT = 0.95
+# Singular values of the column-normalised Jacobian below this fraction of the largest are taken as
+# the floor itself: a forward-difference Jacobian is good to ~sqrt(machine eps) relative at best, so
+# a smaller one says only "this direction is not determined", whichever way it happened to round.
+RANK_RTOL = 1e-8
 
 
 @dataclass(frozen=True)
@@ -164,17 +171,28 @@ class _Evaluator:
 
 
 def covariance(J: np.ndarray, r: np.ndarray, scale: bool = True) -> np.ndarray:
-    """(J^T J)^-1 s^2 (s^2 = r.r / (m - n), or 1 with ``scale=False``); pseudo-inverse if singular."""
+    """(J^T J)^-1 s^2 (s^2 = r.r / (m - n), or 1 with ``scale=False``) from the SVD of J.
+
+    Columns are scaled to unit norm first (units drop out; correlations do not depend on them) and
+    singular values below ``RANK_RTOL`` of the largest are raised to that floor: a direction the
+    data do not determine gets a huge but finite variance, so the parameters along it come out with
+    huge errors and correlations of +-1 (the limit as that singular value goes to 0), the same
+    every time rather than whatever sign rounding gave an inverse of a singular matrix.
+    """
     m, n = J.shape
-    JTJ = J.T @ J
-    try:
-        inv = np.linalg.inv(JTJ)
-        if not np.all(np.isfinite(inv)):
-            raise np.linalg.LinAlgError
-    except np.linalg.LinAlgError:
-        inv = np.linalg.pinv(JTJ)
     s2 = float(r @ r) / max(m - n, 1) if scale else 1.0
-    return inv * s2
+    if n == 0:
+        return np.zeros((0, 0))
+    norms = np.linalg.norm(J, axis=0)
+    d = np.where(norms > 0, norms, 1.0)  # a zero column: that parameter changes nothing
+    _, sv, vt = np.linalg.svd(J / d, full_matrices=False)
+    floor = RANK_RTOL * max(float(sv[0]) if sv.size else 0.0, 1.0)
+    cov_unit = (vt.T / np.maximum(sv, floor) ** 2) @ vt
+    # an SVD of a wide J (m < n) has only m singular values: the rest of the space is undetermined
+    if vt.shape[0] < n:
+        null = np.eye(n) - vt.T @ vt
+        cov_unit += null / floor**2
+    return cov_unit / np.outer(d, d) * s2
 
 
 def correlations(cov: np.ndarray) -> np.ndarray:
@@ -183,7 +201,16 @@ def correlations(cov: np.ndarray) -> np.ndarray:
         c = cov / np.outer(se, se)
     c[~np.isfinite(c)] = 0.0
     np.fill_diagonal(c, 1.0)
-    return c
+    return np.clip(c, -1.0, 1.0)
+
+
+def unconstrained(names: Sequence[str], J: np.ndarray) -> list[str]:
+    """Warnings for parameters whose Jacobian column is zero: the residuals do not change with them."""
+    return [
+        f"{n} does not change the residuals: this data cannot determine it; fix it or add data"
+        for n, col in zip(names, J.T, strict=False)
+        if not np.any(col)
+    ]
 
 
 def identifiability_warnings(names: Sequence[str], corr: np.ndarray) -> list[str]:
@@ -254,7 +281,7 @@ def fit(
     cov_g = cov[:k, :k]
     se = np.sqrt(np.clip(np.diag(cov_g), 0, None))
     corr = correlations(cov_g)
-    warns = identifiability_warnings(names, corr)
+    warns = unconstrained(names, J) + identifiability_warnings(names, corr)
     for sr, _, _ in results:
         far = [
             n

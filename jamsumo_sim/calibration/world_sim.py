@@ -86,7 +86,7 @@ class _Batch:
 
     def run(self, max_time: float = MAX_TIME, on_step=None) -> None:
         w = self.world
-        limit = w.steps + int(round(max_time / w.params.dt))
+        limit = w.steps + int(round(max_time / w.params.step))
         while w.steps < limit:
             self._ensure_tagged()
             if w.at_rest():
@@ -137,7 +137,7 @@ class WorldSimulator:
         ids = [f"t{k}" for k in range(len(L))]
         for k, row in enumerate(L):
             b.add(ids[k], k, *row)
-        dt = params.dt
+        dt = params.step
         t_end = max(float(np.max(t)) for t in times) + dt
         n_steps = int(np.ceil(t_end / dt)) + 1
         # Poses after the steps (time = steps * dt) that bracket some sample, then linear interpolation

@@ -1,23 +1,21 @@
-"""The optional AI-ecosystem dependencies (``pip install 'jamsumo[rl]'``), imported on first use.
+"""The optional AI-ecosystem dependencies (the rl extra, ``pip install 'jamsumo[rl]'``), imported
+on first use.
 
 The core install has none of them: ``jamsumo_sim`` and ``card_games`` import without them, and
-only building an environment or an OpenSpiel game asks for them, failing in one line.
+only building an environment, an OpenSpiel game or an ``ismcts`` seat asks for them, failing in
+one line (:func:`jamsumo_sim.extras.require`).
 """
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
-from jamsumo_sim.errors import UserError
-
-RL_EXTRA_HINT = "pip install 'jamsumo[rl]'"
+from jamsumo_sim.extras import require as require_extra
 
 
-def require(module: str) -> ModuleType:
-    """Import ``module`` (pettingzoo, gymnasium, pyspiel, shimmy) or raise a one-line UserError."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        top = module.split(".")[0]
-        raise UserError(f"{top} is not installed (needed here): run {RL_EXTRA_HINT}") from exc
+def require(
+    module: str, needed_by: str = "the PettingZoo and Gymnasium environments"
+) -> ModuleType:
+    """Import ``module`` (pettingzoo, gymnasium, pyspiel, open_spiel, shimmy) or raise a one-line
+    UserError naming the rl extra."""
+    return require_extra(module, "rl", needed_by)

@@ -1,7 +1,7 @@
 """`jamsumo export REPLAY --shot N|--all --out FILE`: a shot or a match as MP4, GIF, HTML or PNG.
 
-Everything that can be wrong (the replay, the shot number, the output path, the encoder, a GIF
-too long to hold in memory) is one line on stderr before any frame is rendered.
+Everything that can be wrong (the replay, the shot number, the output path, the encoder, a video of
+too many frames: module budget) is one line on stderr before any frame is rendered.
 """
 
 from __future__ import annotations
@@ -77,6 +77,10 @@ def _trail_default() -> float:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out.lower().endswith(".mp4"):  # the export extra, or one line naming it, first
+        from jamsumo_sim.export.encode import require_mp4
+
+        require_mp4("'jamsumo export' to .mp4")
     out = check_output_path(args.out, "--out", inputs=[args.replay], suffixes=opt.FORMATS)
     suffix = out.suffix.lower()
     if args.shot is None and not args.all and suffix != ".html":

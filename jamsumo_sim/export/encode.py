@@ -4,17 +4,21 @@ frame is rendered."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
 from jamsumo_sim import fileio
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.extras import require
 
 H264 = "libx264"
 MP4_QUALITY = (
@@ -22,14 +26,17 @@ MP4_QUALITY = (
 )
 
 
+MP4_INSTEAD = "export .gif or .html"  # Pillow (a core dependency) writes those
+
+
+def require_mp4(needed_by: str = "MP4 export") -> None:
+    """imageio and imageio-ffmpeg (the export extra) import, or one line naming the extra."""
+    require("imageio.v2", "export", needed_by, MP4_INSTEAD)
+    require("imageio_ffmpeg", "export", needed_by, MP4_INSTEAD)
+
+
 def _ffmpeg() -> str:
-    try:
-        import imageio_ffmpeg
-    except ImportError:
-        raise UserError(
-            "MP4 export needs imageio and imageio-ffmpeg: pip install 'jamsumo[export]' "
-            "(or export .gif or .html)"
-        ) from None
+    imageio_ffmpeg = require("imageio_ffmpeg", "export", "MP4 export", MP4_INSTEAD)
     try:
         return imageio_ffmpeg.get_ffmpeg_exe()
     except RuntimeError as exc:
@@ -58,8 +65,7 @@ def check_mp4() -> None:
 
 def write_mp4(path: Path, frames: Iterable[np.ndarray], fps: int) -> int:
     """Encode ``frames`` (H, W, 3 uint8) at ``fps``; returns the number of frames written."""
-    import imageio.v2 as imageio
-
+    imageio = require("imageio.v2", "export", "MP4 export", MP4_INSTEAD)
     count = 0
     with tempfile.TemporaryDirectory(prefix="jamsumo-export-") as tmp:
         out = Path(tmp) / "video.mp4"
@@ -77,9 +83,18 @@ def write_mp4(path: Path, frames: Iterable[np.ndarray], fps: int) -> int:
             for frame in frames:
                 writer.append_data(frame)
                 count += 1
-        finally:
             writer.close()
-        fileio.write_atomic(path, out.read_bytes(), "video", binary=True)
+        except OSError as exc:  # ffmpeg died (out of memory, disk full); its own lines are above
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise UserError(f"MP4 export: ffmpeg stopped after {count} frames ({reason})") from None
+        finally:
+            if not writer.closed:
+                with contextlib.suppress(Exception):  # already failing: the first error is told
+                    writer.close()
+        with out.open("rb") as video:  # copied in pieces: a long video never sits in memory
+            fileio.write_atomic(
+                path, lambda handle: shutil.copyfileobj(video, handle), "video", binary=True
+            )
     return count
 
 
@@ -89,27 +104,20 @@ def gif_delay_ms(fps: int) -> int:
 
 
 def write_gif(path: Path, frames: Iterable[np.ndarray], fps: int) -> int:
-    """Encode ``frames`` as a looping GIF (each frame with its own 256-colour palette)."""
-    from PIL import Image
+    """Encode ``frames`` as a looping GIF (each frame with its own 255-colour palette), written
+    frame by frame (:mod:`jamsumo_sim.export.gif`): memory stays that of one frame."""
+    from jamsumo_sim.export.gif import write_frames
 
-    images = [
-        Image.fromarray(frame).quantize(colors=255, method=Image.Quantize.MEDIANCUT)
-        for frame in frames
-    ]
-    if not images:
-        raise UserError(f"{path}: nothing to write")
-    buffer = io.BytesIO()
-    images[0].save(
-        buffer,
-        format="GIF",
-        save_all=True,
-        append_images=images[1:],
-        duration=gif_delay_ms(fps),
-        loop=0,
-        disposal=1,
-    )
-    fileio.write_atomic(path, buffer.getvalue(), "GIF", binary=True)
-    return len(images)
+    count = 0
+
+    def write(handle: IO[bytes]) -> None:
+        nonlocal count
+        count = write_frames(handle, frames, gif_delay_ms(fps))
+        if not count:
+            raise UserError(f"{path}: nothing to write")
+
+    fileio.write_atomic(path, write, "GIF", binary=True)
+    return count
 
 
 def write_png(path: Path, frame: np.ndarray) -> None:

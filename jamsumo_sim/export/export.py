@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jamsumo_sim.errors import UserError
-from jamsumo_sim.export import options as opt
+from jamsumo_sim.export import budget
 from jamsumo_sim.export.shots import iter_scenes
 from jamsumo_sim.replay import Replay
 
@@ -43,9 +42,13 @@ def export(
     """Write ``out``; returns the line to print (what was written)."""
     from jamsumo_sim.ui.theme import load_theme
 
+    first = replay.initial_state()
+    params, board = first.physics, first.board
+    if suffix in (".mp4", ".gif"):  # too many frames is refused before anything is simulated
+        ask = budget.Ask(out, suffix, fps, speed, hold, float(params.step), float(first.shot_time))
+        shots = 1 if shot is not None else len(replay.shots)
+        budget.check_fewest(ask, shots)
     theme = load_theme()
-    params = replay.initial_state().physics
-    board = replay.initial_state().board
     if suffix == ".html":
         from jamsumo_sim import fileio
         from jamsumo_sim.export.page import build_page
@@ -57,21 +60,21 @@ def export(
         return (
             f"wrote {out}: {len(scenes)} shots, trajectories at {data['shots'][0]['rate']:.1f} Hz"
         )
+    if suffix == ".png":
+        from jamsumo_sim.export import encode, render
+        from jamsumo_sim.export.scene import SceneRenderer
+
+        scene = next(iter(iter_scenes(replay, shot)))
+        renderer = SceneRenderer(board, params.die_size, size, theme)
+        encode.write_png(out, render.still_picture(scene, renderer))
+        return f"wrote {out}: shot {scene.number}, {size[0]}x{size[1]}"
+    # each shot's frames, counted before any is drawn; stops (refusing) once past the limit
+    scenes, counts = budget.count_frames(ask, iter_scenes(replay, shot), shots)
     from jamsumo_sim.export import encode, render
     from jamsumo_sim.export.scene import SceneRenderer
 
-    scenes = list(iter_scenes(replay, shot))
     renderer = SceneRenderer(board, params.die_size, size, theme)
-    if suffix == ".png":
-        encode.write_png(out, render.still_picture(scenes[0], renderer))
-        return f"wrote {out}: shot {scenes[0].number}, {size[0]}x{size[1]}"
-    plan = render.plan_video(scenes, fps, speed, trails, hold)
-    limit = opt.MAX_GIF_FRAMES if suffix == ".gif" else opt.MAX_VIDEO_FRAMES
-    if plan.total > limit:
-        raise UserError(
-            f"--out {out}: {plan.total} frames is more than a {suffix[1:].upper()} may have here "
-            f"({limit}); lower --fps or --hold, raise --speed, or export fewer shots"
-        )
+    plan = render.VideoPlan(fps, speed, trails, ask.hold_frames, counts)
     frames = render.video_frames(scenes, renderer, plan, progress)
     write = encode.write_gif if suffix == ".gif" else encode.write_mp4
     written = write(out, frames, fps)

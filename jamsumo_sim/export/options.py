@@ -16,8 +16,11 @@ DEFAULT_FPS = {".mp4": 30, ".gif": 25}
 SPEED_RANGE = (0.01, 100.0)  # playback speed: slow-motion study to a fast skim
 SECONDS_RANGE = (0.0, 10.0)  # --trails and --hold
 DEFAULT_HOLD = 0.5  # s of still picture before and after each shot in a video
-MAX_VIDEO_FRAMES = 100_000  # an MP4 is streamed to the encoder; this bounds the run time
-MAX_GIF_FRAMES = 1500  # a GIF is assembled in memory (about 0.6 MB a frame at the default size)
+# Frames of one video export (docs/export.md "Limits"): counted before any frame is drawn (module
+# budget). Both formats are written frame by frame, so memory does not grow with them; these bound
+# the run time and the file (drawing and encoding take ~20 ms a frame at 960x600, ~0.1 s at 4K).
+MAX_VIDEO_FRAMES = 100_000  # MP4: ~55 min at 30 fps
+MAX_GIF_FRAMES = 1500  # GIF: 60 s at 25 fps; longer belongs in an MP4 (players seek, browsers cope)
 HTML_MIN_RATE = (
     60.0  # Hz: the page's trajectories are samples of the re-simulation at least this often
 )

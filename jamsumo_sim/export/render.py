@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -57,17 +58,23 @@ def video_frames(
     try:
         for scene in scenes:
             trails = Trails(plan.trails) if plan.trails > 0 else None
-            shown = list(moments(scene.world(), scene.shot_time, scene.dt, plan.fps, plan.speed))
-            for k, m in enumerate(shown):
+            shown = moments(scene.world(), scene.shot_time, scene.dt, plan.fps, plan.speed)
+            # one moment of look-ahead tells the last (rest) one: the moments of a long slow shot
+            # are never all held at once
+            m, k = next(shown), 0
+            for following in itertools.chain(shown, (None,)):
+                last = following is None
                 if m.moving and trails is not None:
                     trails.record(m.poses, m.clock)
                 renderer.board_picture(m.poses, trails if m.moving else None, m.clock)
-                renderer.decorate(scene, after=k == len(shown) - 1, clock=m.clock)
+                renderer.decorate(scene, after=last, clock=m.clock)
                 picture = pixels(renderer.surface)
-                still = k in (0, len(shown) - 1)
+                still = k == 0 or last
                 for _ in range(1 + (plan.hold_frames if still else 0)):
                     bar.update(1)
                     yield picture
+                if following is not None:
+                    m, k = following, k + 1
     finally:
         bar.close()
 

@@ -153,7 +153,7 @@ def iter_scenes(replay: Replay, wanted: int | None = None) -> Iterator[ShotScene
             scores_after=score_rows(after, seats),
             score_words=scoring.score_words(before.game.mode),
             shot_time=shot_time,
-            dt=float(before.physics.dt),
+            dt=float(before.physics.step),
             _start=start,
         )
         if wanted is not None:

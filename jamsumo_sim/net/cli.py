@@ -8,8 +8,7 @@ from typing import Any
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.limits import seed_arg
 from jamsumo_sim.net import run
-from jamsumo_sim.net.client import Client, JoinOptions
-from jamsumo_sim.net.host import Host
+from jamsumo_sim.net.options import JoinOptions
 from jamsumo_sim.rules.game import MODES
 from jamsumo_sim.rules.match_cli import (
     Checkpoint,
@@ -21,6 +20,7 @@ from jamsumo_sim.rules.match_cli import (
     result_json,
     score_lines,
 )
+from jamsumo_sim.seeds import SEED_HELP, chosen_seed
 from jamsumo_sim.turnloop import Agent, Game, State, get_game
 
 REMOTE = "remote"
@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="comma-separated: remote, planner[:LEVEL] or random (default remote,planner; "
         "with --resume the saved match's seats)",
     )
-    p.add_argument("--seed", type=seed_arg, help="the match seed, kept on the host (default 0)")
+    p.add_argument("--seed", type=seed_arg, help=f"the match seed, kept on the host, {SEED_HELP}")
     p.add_argument("--record", metavar="FILE", help="save the replay here as the match goes")
     p.add_argument("--resume", metavar="FILE", help="host a saved (unfinished) replay onwards")
     add_size_flags(p)
@@ -93,14 +93,16 @@ def _resumed(args: argparse.Namespace) -> tuple[Game, State, list[str]]:
     return state.game, state, seats
 
 
-def _state(args: argparse.Namespace, seats: list[str]) -> tuple[Game, State]:
-    game = get_game(args.mode or "jamsumo")
+def _state(args: argparse.Namespace, game: Game, seats: list[str]) -> State:
     full = game.validate_params(match_params(args, len(seats)))
-    return game, game.new_initial_state(full, seed=args.seed or 0)
+    # said on the host's stderr only: clients get the seed in the result, once the match is over
+    return game.new_initial_state(full, seed=chosen_seed(args.seed, "jamsumo", "match"))
 
 
 def cmd_host(args: argparse.Namespace) -> int:
+    run.require_net("jamsumo host")
     from jamsumo_sim.fileio import check_output_path
+    from jamsumo_sim.net.host import Host
     from jamsumo_sim.rules.match_cli import _check_sizes
 
     _check_sizes(args)
@@ -109,10 +111,12 @@ def cmd_host(args: argparse.Namespace) -> int:
     record = check_output_path(target, "--record") if target is not None else None
     if args.resume is not None:
         game, state, seats = _resumed(args)
+        agents = local_agents(game, seats)
     else:
         seats = split_seats(args.seats or DEFAULT_SEATS)
-        game, state = _state(args, seats)
-    agents = local_agents(game, seats)
+        game = get_game(args.mode or "jamsumo")
+        agents = local_agents(game, seats)  # a bad seat fails before a seed is drawn and said
+        state = _state(args, game, seats)
     checkpoint = Checkpoint(record, seats, state) if record is not None else None
     if checkpoint is not None:
         checkpoint.capture(state, write=True)
@@ -132,6 +136,9 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    run.require_net("jamsumo join")
+    from jamsumo_sim.net.client import Client
+
     options = run.join_options(args)
     bot = args.bot
 

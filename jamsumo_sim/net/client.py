@@ -16,7 +16,6 @@ import socket
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -25,6 +24,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.net import protocol as wire
 from jamsumo_sim.net.mirror import shot_count, take_image
+from jamsumo_sim.net.options import JoinOptions
 from jamsumo_sim.net.remote_view import RemoteView
 from jamsumo_sim.turnloop.actions import Action
 from jamsumo_sim.turnloop.agents import Agent, QuitRequest, SeatView
@@ -33,19 +33,8 @@ from jamsumo_sim.turnloop.serialize import replay_history
 from jamsumo_sim.turnloop.state import Game, State
 
 RECONNECT_FOR_S = 60.0  # how long a client keeps trying to reach a host that went away
-REACH_FOR_S = 5.0  # how long a joining client waits for a host that is not listening yet
 REACH_RETRY_S = 0.25
 _FATAL = ("password", "seat", "full", "version", "hello")
-
-
-@dataclass
-class JoinOptions:
-    password: str | None = None
-    seat: int | None = None
-    spectate: bool = False
-    name: str = ""
-    seed: int = 0  # the client's own bots draw from it (the host's seed stays with the host)
-    wait: float = REACH_FOR_S  # s to keep trying a host that is not listening yet
 
 
 class Client:

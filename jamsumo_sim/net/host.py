@@ -24,13 +24,13 @@ from websockets.exceptions import ConnectionClosed
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.net import protocol as wire
 from jamsumo_sim.net.mirror import is_mirrored, rest_image, shot_count
+from jamsumo_sim.net.options import HostOptions
 from jamsumo_sim.net.protocol import Refusal
 from jamsumo_sim.turnloop.actions import CHANCE, SIMULTANEOUS, TERMINAL, Action
 from jamsumo_sim.turnloop.agents import Agent, SeatView
 from jamsumo_sim.turnloop.driver import seeded_outcome
 from jamsumo_sim.turnloop.state import State
 
-ON_LEAVE = ("bot", "pause")
 MAX_SPECTATORS = 16
 KEPT_REST_STATES = 64  # JamSumo rest states kept for clients whose re-simulation differs
 _FATAL = ("password", "seat", "full", "version")  # refusals after which the connection closes
@@ -54,16 +54,6 @@ class Peer:
     @property
     def label(self) -> str:
         return f"seat {self.seat}" if self.seat is not None else f"spectator {self.name}"
-
-
-@dataclass
-class HostOptions:
-    bind: str = "127.0.0.1"
-    port: int = 0
-    password: str | None = None
-    grace: float = 60.0  # s a dropped seat is kept before ``on_leave`` acts
-    on_leave: str = "bot"
-    linger: float = wire.LINGER_S
 
 
 class Host:

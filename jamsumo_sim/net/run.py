@@ -5,12 +5,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.extras import require
 from jamsumo_sim.limits import seed_arg
-from jamsumo_sim.net.client import REACH_FOR_S, Client, JoinOptions
-from jamsumo_sim.net.host import ON_LEAVE, Host, HostOptions
+from jamsumo_sim.net.options import ON_LEAVE, REACH_FOR_S, HostOptions, JoinOptions
+
+if TYPE_CHECKING:  # both import websockets (the net extra): only a command that runs them does
+    from jamsumo_sim.net.client import Client
+    from jamsumo_sim.net.host import Host
 
 DEFAULT_PORT = 8765
 MAX_GRACE_S = 86400.0
@@ -82,6 +87,28 @@ def add_join_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
 
+def require_net(command: str) -> None:
+    """websockets (the net extra) imports, or one line naming the extra (before any other check)."""
+    require("websockets", "net", f"'{command}'")
+
+
+def check_url(url: str) -> None:
+    """A ws:// or wss:// address with a host and, if given, a port from 1 to 65535 (a malformed
+    one made websockets or the socket layer raise past the client's own checks)."""
+    what = f"{url[:60]!r} is not a ws://HOST:PORT address"
+    if not url.startswith(("ws://", "wss://")) or len(url) > 300:
+        raise UserError(what)
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError as exc:  # an unclosed [IPv6 bracket, a port out of range or not a number
+        raise UserError(f"{what} ({exc})") from None
+    if not host or any(c.isspace() or not c.isprintable() for c in url):
+        raise UserError(what)
+    if port == 0:
+        raise UserError(f"{what} (port 0: give the port the host listens on)")
+
+
 def host_options(args: argparse.Namespace) -> HostOptions:
     if args.password is not None and len(args.password) > 200:
         raise UserError("--password: at most 200 characters")
@@ -95,8 +122,7 @@ def host_options(args: argparse.Namespace) -> HostOptions:
 
 
 def join_options(args: argparse.Namespace) -> JoinOptions:
-    if not args.url.startswith(("ws://", "wss://")) or len(args.url) > 300:
-        raise UserError(f"{args.url[:60]!r} is not a ws://HOST:PORT address")
+    check_url(args.url)
     if args.seat is not None and not 0 <= args.seat <= 99:
         raise UserError(f"--seat must be a seat number from 0 to 99, not {args.seat}")
     if args.spectate and args.seat is not None:

@@ -16,24 +16,35 @@ from typing import Any
 
 import cffi
 import pymunk
-import pymunk.batch as pb
 from pymunk._chipmunk import ffi as _ffi
 from pymunk._chipmunk import lib as _lib
 
-BF = pb.BodyFields
-READ_FIELDS = BF.POSITION | BF.ANGLE | BF.VELOCITY | BF.ANGULAR_VELOCITY
-WRITE_FIELDS = BF.VELOCITY | BF.ANGULAR_VELOCITY
-_AF = pb.ArbiterFields
-ARB_FIELDS = _AF.BODY_A_ID | _AF.BODY_B_ID | _AF.IS_FIRST_CONTACT | _AF.TOTAL_IMPULSE
-# The per-step batch calls go straight to pymunk's C iterators (what pymunk.batch's get/set functions
-# do, minus building the request struct and reading the flag enums on every call).
-GET_BODIES = _ffi.addressof(_lib, "pmSpaceBodyGetIteratorFuncBatched")
-SET_BODIES = _ffi.addressof(_lib, "pmSpaceBodySetIteratorFuncBatched")
-GET_ARBITERS = _ffi.addressof(_lib, "pmSpaceArbiterIteratorFuncBatched")
+from .compiled_guard import installed_pymunk_version, pymunk_error, require_supported_pymunk
 
-each_body = _lib.cpSpaceEachBody
-each_cached_arbiter = _lib.cpSpaceEachCachedArbiter
-space_step = _lib.cpSpaceStep
+try:
+    import pymunk.batch as pb
+except ImportError as exc:  # (pymunk before 6.6)
+    raise pymunk_error(installed_pymunk_version(), "it has no pymunk.batch") from exc
+
+# pymunk 6.x imports, but its Space wrapper keeps its shapes otherwise: a KeyError at the first die
+require_supported_pymunk(installed_pymunk_version())
+try:
+    BF = pb.BodyFields
+    READ_FIELDS = BF.POSITION | BF.ANGLE | BF.VELOCITY | BF.ANGULAR_VELOCITY
+    WRITE_FIELDS = BF.VELOCITY | BF.ANGULAR_VELOCITY
+    _AF = pb.ArbiterFields
+    ARB_FIELDS = _AF.BODY_A_ID | _AF.BODY_B_ID | _AF.IS_FIRST_CONTACT | _AF.TOTAL_IMPULSE
+    # The per-step batch calls go straight to pymunk's C iterators (what pymunk.batch's get/set
+    # functions do, minus building the request struct and reading the flag enums on every call).
+    GET_BODIES = _ffi.addressof(_lib, "pmSpaceBodyGetIteratorFuncBatched")
+    SET_BODIES = _ffi.addressof(_lib, "pmSpaceBodySetIteratorFuncBatched")
+    GET_ARBITERS = _ffi.addressof(_lib, "pmSpaceArbiterIteratorFuncBatched")
+
+    each_body = _lib.cpSpaceEachBody
+    each_cached_arbiter = _lib.cpSpaceEachCachedArbiter
+    space_step = _lib.cpSpaceStep
+except AttributeError as exc:  # one line, not a traceback, for a pymunk that renamed these
+    raise pymunk_error(installed_pymunk_version(), str(exc)) from exc
 
 
 def batch_request(buf: pb.Buffer, fields) -> Any:

@@ -24,6 +24,7 @@ machine code holds no process-specific address and numba's cache can keep it.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING
 
@@ -66,29 +67,35 @@ N_ADDR = 19
 
 
 address = _chipmunk.address
-_FUNCS = tuple(
-    _chipmunk.function_address(name)
-    for name in (
-        "cpSpaceStep",
-        "cpSpaceEachBody",
-        "cpSpaceEachCachedArbiter",
-        "pmSpaceBodyGetIteratorFuncBatched",
-        "pmSpaceBodySetIteratorFuncBatched",
-        "pmSpaceArbiterIteratorFuncBatched",
+# the C functions at A_STEP..A_GET_ARBS and A_SET_VEL..A_SET_FILTER (signatures: compiled_guard)
+_FUNC_NAMES = (
+    "cpSpaceStep",
+    "cpSpaceEachBody",
+    "cpSpaceEachCachedArbiter",
+    "pmSpaceBodyGetIteratorFuncBatched",
+    "pmSpaceBodySetIteratorFuncBatched",
+    "pmSpaceArbiterIteratorFuncBatched",
+)
+_SETTER_NAMES = ("cpBodySetVelocity", "cpBodySetAngularVelocity", "cpShapeSetFilter")
+
+
+@functools.cache
+def _function_addresses() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The addresses of _FUNC_NAMES and _SETTER_NAMES, taken at the first compiled call rather
+    than at import: where compiled_guard found one missing, only the Python path runs."""
+    return (
+        tuple(_chipmunk.function_address(name) for name in _FUNC_NAMES),
+        tuple(_chipmunk.function_address(name) for name in _SETTER_NAMES),
     )
-)
-_SETTERS = tuple(
-    _chipmunk.function_address(name)
-    for name in ("cpBodySetVelocity", "cpBodySetAngularVelocity", "cpShapeSetFilter")
-)
 
 
 def addresses(w: World) -> np.ndarray:
     """``w``'s ``addr`` vector for run_steps: its Space, the C functions, its batch requests and
     their arrays' counters (the ``num`` field leads pymunk's pmFloatArray / pmIntArray)."""
+    funcs, setters = _function_addresses()
     a = np.zeros(N_ADDR, dtype=np.int64)
     a[A_SPACE] = address(w.space._space)
-    a[A_STEP : A_GET_ARBS + 1] = _FUNCS
+    a[A_STEP : A_GET_ARBS + 1] = funcs
     a[A_RDATA] = address(w._rdata)
     a[A_RNUM] = address(w._buf._float_arr)
     a[A_ADATA] = address(w._adata)
@@ -99,7 +106,7 @@ def addresses(w: World) -> np.ndarray:
     spare = w._wspare
     a[A_SDATA] = address(spare[2])
     a[A_SNUM] = address(spare[1]._float_arr)
-    a[A_SET_VEL], a[A_SET_SPIN], a[A_SET_FILTER] = _SETTERS
+    a[A_SET_VEL], a[A_SET_SPIN], a[A_SET_FILTER] = setters
     return a
 
 
@@ -287,7 +294,7 @@ def flight_params(w: World) -> np.ndarray:
     """The special steps' parameters, each the double physics/flight.py and support.tips_in use."""
     p = w.params
     a = np.zeros(N_FLIGHT)
-    a[F_DT], a[F_G], a[F_HALF_A], a[F_SIZE] = p.dt, p.gravity, 0.5 * p.die_size, p.die_size
+    a[F_DT], a[F_G], a[F_HALF_A], a[F_SIZE] = p.step, p.gravity, 0.5 * p.die_size, p.die_size
     a[F_WALL_TOP], a[F_HOLE_R], a[F_SLOP] = w._wall_top, w._hole_r, p.collision_slop
     a[F_REACH] = w._hole_r + p.die_size
     a[F_LEAN_REACH] = stacking.LEAN_REACH * p.die_size

@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import step_kernels
 from ..params import PhysicsParams
-from . import _chipmunk, compiled_steps, contacts, pitch, support, view
+from . import _chipmunk, compiled_guard, compiled_steps, contacts, pitch, support, view
 
 if TYPE_CHECKING:
     from .world import World
@@ -46,18 +46,22 @@ QUIET_STEPS = 1
 # tests and benchmarks that show what the swept steps change; not a user setting).
 SWEPT = True
 # False: the collision steps from Python, one C call each, and every step ended in Python (the
-# same steps bit for bit, slower; tests/physics/test_compiled_steps.py compares the two).
-COMPILED = True
+# same steps bit for bit, slower; tests/physics/test_compiled_steps.py compares the two).  False
+# from the start, with one warning, where compiled_guard finds the platform, the pymunk release or
+# its struct layout other than the compiled loop's calls by address were built for.
+COMPILED = compiled_guard.compiled_default()
 
 
 def sweep_params(p: PhysicsParams) -> np.ndarray:
     """The swept test's parameters for these physics parameters (step_kernels.sweep_params)."""
+    # refine divides the step, the swept distance and the shortest collision step alike, so the
+    # most collision steps per model step stay the same
     n_max = max(p.collision_substeps, math.ceil(p.dt / MIN_COLLISION_STEP - 1e-9))
     return step_kernels.sweep_params(
-        dt=p.dt,
+        dt=p.step,
         half=0.5 * p.die_size,
         r_corner=p.die_size / math.sqrt(2.0),
-        s_max=SWEEP_FRACTION * p.die_size,
+        s_max=SWEEP_FRACTION * p.die_size / p.refine,
         n_quiet=QUIET_STEPS,
         n_floor=p.collision_substeps,
         n_max=n_max,
@@ -75,7 +79,7 @@ def collision_steps(w: World) -> tuple[int, float]:
 
 
 def step(w: World, max_steps: int = 1, stop_at_rest: bool = False) -> None:
-    """Advance one fixed model step ``params.dt`` (collision steps: :func:`collision_steps`), or
+    """Advance one fixed model step ``params.step`` (collision steps: :func:`collision_steps`), or
     up to ``max_steps`` of them while nothing but Chipmunk and the compiled kernels has work (no
     first contact, no die for the support bookkeeping, no energy to limit; with
     ``stop_at_rest`` not once every die rests): the steps are the same either way, bit for bit
@@ -112,7 +116,7 @@ def step(w: World, max_steps: int = 1, stop_at_rest: bool = False) -> None:
     # otherwise Chipmunk's step directly (nothing here adds or removes during a step, and the
     # wrapper's bookkeeping costs a sixth of a bare step)
     if _chipmunk.has_queued_work(space):
-        space.step(lead if lead > 0.0 else p.dt / n_sub)
+        space.step(lead if lead > 0.0 else p.step / n_sub)
         first_done = 1
     else:
         first_done = 0
@@ -165,7 +169,7 @@ def _python_substeps(w: World, first_done: int, n_sub: int, lead: float) -> int:
     get_arbiters, note_contacts = _chipmunk.GET_ARBITERS, step_kernels.note_contacts
     arb_ints, pairs = w._arb_ints, w._pairs
     # n_sub equal collision steps, or a leading one of length lead and n_sub - 1 equal ones
-    sub = p.dt / n_sub if lead == 0.0 else (p.dt - lead) / (n_sub - 1)
+    sub = p.step / n_sub if lead == 0.0 else (p.step - lead) / (n_sub - 1)
     used = 0  # the touching pairs of all collision steps, for the energy limiter
     for k in range(n_sub):
         if k >= first_done:
@@ -189,9 +193,9 @@ def _python_substeps(w: World, first_done: int, n_sub: int, lead: float) -> int:
 def _contact_time(w: World, k: int, n_sub: int, lead: float) -> float:
     """The end time of collision step ``k`` of the step under way (its contacts' events' time)."""
     p = w.params
-    sub = p.dt / n_sub if lead == 0.0 else (p.dt - lead) / (n_sub - 1)
-    done = (k + 1) / n_sub if lead == 0.0 else (lead + k * sub) / p.dt
-    return (w.steps - 1 + done) * p.dt
+    sub = p.step / n_sub if lead == 0.0 else (p.step - lead) / (n_sub - 1)
+    done = (k + 1) / n_sub if lead == 0.0 else (lead + k * sub) / p.step
+    return (w.steps - 1 + done) * p.step
 
 
 def _compiled_substeps(

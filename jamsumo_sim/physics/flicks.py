@@ -1,6 +1,7 @@
 """The finger: the fair-flick check (limits, and the finger's box behind the struck face touching no
 other die) and the flick itself (the finger's impulse, within the friction cone, at the pad's lever
-on the struck face; a high strike pitches the die: physics/pitch.py)."""
+on the struck face, within the energy caps of flick.strike; a high strike pitches the die:
+physics/pitch.py)."""
 
 from __future__ import annotations
 
@@ -13,18 +14,17 @@ from ..events import FLICK, Event
 from ..flick import (
     STRENGTHS,
     Flick,
-    cone_parts,
     contact_point,
-    finger_impulse,
     launch_speed,
     lever,
-    pitch_rate,
+    strike,
     struck_side,
 )
 from . import pitch, view
 from .datatypes import ON_BOARD, DieRecord, IllegalAction
 
 if TYPE_CHECKING:
+    from ..params import PhysicsParams
     from .world import World
 
 
@@ -45,7 +45,7 @@ def check_flick(w: World, flick: Flick) -> str | None:
             return f"{name} must be a finite number"
     if getattr(flick, given[0]) <= 0:
         return f"{given[0]} must be > 0"
-    v0 = launch_speed(flick, p)
+    v0 = launch_speed(flick, p, off_normal(flick, d.body.angle))
     if v0 > p.max_launch_speed:
         return f"launch speed {v0:.3g} m/s is above the {p.max_launch_speed:g} m/s cap"
     if flick.height > 1:
@@ -101,10 +101,42 @@ def boxes_overlap(c1, ax1, h1, c2, ax2, h2, tol: float) -> bool:
     return True
 
 
+def off_normal(flick: Flick, angle: float) -> float:
+    """The push's angle (radians, counter-clockwise) from the struck face's inward normal on a die
+    turned ``angle``."""
+    na = angle + struck_side(flick.direction, angle) * math.pi / 2  # the face's outward normal
+    return math.remainder(flick.direction - (na + math.pi), 2 * math.pi)
+
+
+def launch(
+    flick: Flick, x: float, y: float, angle: float, p: PhysicsParams, inertia: float
+) -> tuple[float, float, float, float]:
+    """(dvx, dvy, domega, pitch rate) a fair ``flick`` gives a die at (x, y) turned ``angle``:
+    flick.strike's impulse at the pad's lever on the struck face (also sweep/lone.py's launch)."""
+    k = struck_side(flick.direction, angle)
+    na = angle + k * math.pi / 2  # outward normal of the struck face
+    # the push acts at the pad's lever, not beyond it (finger_pad_width)
+    at = Flick(flick.die, flick.direction, 0.0, lever(flick, p), flick.height)
+    cx, cy = contact_point(at, x, y, angle, p.die_size)
+    s = strike(flick, p, math.remainder(flick.direction - (na + math.pi), 2 * math.pi))
+    if s.slipped:  # the delivered impulse: J_n along the inward normal, J_t along the face
+        jn, jt = s.jn * s.scale, s.jt * s.scale
+        inx, iny = -math.cos(na), -math.sin(na)
+        jx, jy = jn * inx - jt * iny, jn * iny + jt * inx
+        j = math.hypot(jx, jy)
+        dx, dy = jx / j, jy / j
+    else:  # within the cone the impulse goes where aimed (bit for bit as before the cone)
+        j = s.j * s.scale
+        dx, dy = math.cos(flick.direction), math.sin(flick.direction)
+    rx, ry = cx - x, cy - y
+    return j * dx / p.die_mass, j * dy / p.die_mass, (rx * dy - ry * dx) * j / inertia, s.pitch
+
+
 def apply_flick(w: World, flick: Flick) -> None:
     """Strike a die: the finger's impulse J along ``direction`` (given, or from its speed), at the
     pad's lever on the struck face; its part along the face is at most mu_finger times its normal
-    part (beyond, the pad slips and only that much is delivered).
+    part (beyond, the pad slips and only that much is delivered); scaled down if the die would hold
+    more energy than the launch cap or the finger's impact allow (flick.strike).
 
     Raises :class:`IllegalAction` with the reason if the flick is not fair.
     """
@@ -117,23 +149,9 @@ def apply_flick(w: World, flick: Flick) -> None:
     x, y = b.position
     ang = b.angle
     k = struck_side(flick.direction, ang)
-    na = ang + k * math.pi / 2  # outward normal of the struck face
-    # the push acts at the pad's lever, not beyond it (finger_pad_width)
-    at = Flick(flick.die, flick.direction, 0.0, lever(flick, p), flick.height)
-    cx, cy = contact_point(at, x, y, ang, p.die_size)
-    j = finger_impulse(flick, p)
-    off_normal = math.remainder(flick.direction - (na + math.pi), 2 * math.pi)
-    jn, jt, slipped = cone_parts(j, off_normal, p)
-    if slipped:  # the delivered impulse: J_n along the inward normal, J_t along the face
-        inx, iny = -math.cos(na), -math.sin(na)
-        jx, jy = jn * inx - jt * iny, jn * iny + jt * inx
-        j = math.hypot(jx, jy)
-        dx, dy = jx / j, jy / j
-    else:  # within the cone the impulse goes where aimed (bit for bit as before the cone)
-        dx, dy = math.cos(flick.direction), math.sin(flick.direction)
-    rx, ry = cx - x, cy - y
-    b.velocity = (b.velocity.x + j * dx / p.die_mass, b.velocity.y + j * dy / p.die_mass)
-    b.angular_velocity = b.angular_velocity + (rx * dy - ry * dx) * j / w._inertia
+    dvx, dvy, dw, rate = launch(flick, x, y, ang, p, w._inertia)
+    b.velocity = (b.velocity.x + dvx, b.velocity.y + dvy)
+    b.angular_velocity = b.angular_velocity + dw
     d.fresh = True
     w._current = False
     w._unchecked = True
@@ -141,6 +159,6 @@ def apply_flick(w: World, flick: Flick) -> None:
     w.events.append(Event(w.time, FLICK, (d.id,), {**flick.to_json(), "face_struck": face}))
     # a strike above mid-height tips the die up on its leading edge (physics/pitch.py): it
     # tumbles as often as the pitch's energy allows, or rocks back
-    pitch.start(w, d, flick.direction - ang, pitch_rate(flick, p), "flick")
+    pitch.start(w, d, flick.direction - ang, rate, "flick")
     view.mark(w, d)
     w._canonical = False

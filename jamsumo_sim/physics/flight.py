@@ -151,8 +151,10 @@ def on_collision(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None:
     # cluster a pair meets two or three times within a millisecond); whether they meet edge on
     # edge is a matter of their relative pose, the same for the whole exchange
     pair = (a.id, b.id) if a.id <= b.id else (b.id, a.id)
-    if w._edge_draws[0] != w.steps:
-        w._edge_draws = (w.steps, set())
+    # (a window of refine model steps: the same chances at any resolution)
+    window = w.steps // p.refine
+    if w._edge_draws[0] != window:
+        w._edge_draws = (window, set())
     if pair in w._edge_draws[1]:
         return
     w._edge_draws[1].add(pair)
@@ -161,15 +163,51 @@ def on_collision(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None:
         return
     d = (a, b)[int(rng.integers(2))]
     frac = float(rng.uniform(0.0, p.hop_edge_lift))
-    vx, vy = d.body.velocity
+    # the lift comes from the whole exchange, which Chipmunk may have only begun in the collision
+    # step that reported the first contact (how far, depends on the step): complete it first
+    completed = completed_exchange(a, b, impulse, p.die_mass, p.restitution)
+    vx, vy = completed[0] if d is a else completed[1]
     v = math.hypot(vx, vy)
     vz = frac * v
     if vz <= p.hop_min_speed:
         return
+    a.body.velocity, b.body.velocity = completed
     keep = math.sqrt(max(0.0, 1.0 - frac * frac))
     d.body.velocity = (vx * keep, vy * keep)
     d.pitch = None
     launch(w, d, vz)
+
+
+Velocity = tuple[float, float]
+
+
+def completed_exchange(
+    a: DieRecord, b: DieRecord, impulse: float, m: float, e: float
+) -> tuple[Velocity, Velocity]:
+    """The velocities of ``a`` and ``b`` once their contact's exchange is over: before the contact
+    (now, less the ``impulse`` the solver gave along the line of centres so far), then a central
+    impact of equal masses with restitution ``e`` along it; the parts across it stay as they are.
+    No more energy than before the contact (e <= 1); an exchange already over is left alone."""
+    (ax, ay), (bx, by) = a.body.position, b.body.position
+    (avx, avy), (bvx, bvy) = a.body.velocity, b.body.velocity
+    dist = math.hypot(bx - ax, by - ay)
+    if dist == 0.0:
+        return (avx, avy), (bvx, bvy)
+    nx, ny = (bx - ax) / dist, (by - ay) / dist
+    ua, ub = avx * nx + avy * ny, bvx * nx + bvy * ny
+    # before the contact: the impulse pushed a back along n and b forward
+    ua0, ub0 = ua + impulse / m, ub - impulse / m
+    closing = ua0 - ub0
+    if closing <= 0.0:
+        return (avx, avy), (bvx, bvy)
+    mean = 0.5 * (ua0 + ub0)
+    ua1, ub1 = mean - 0.5 * e * closing, mean + 0.5 * e * closing
+    if ub - ua >= e * closing:  # already separating as fast as the impact leaves them: over
+        return (avx, avy), (bvx, bvy)
+    return (
+        (avx + (ua1 - ua) * nx, avy + (ua1 - ua) * ny),
+        (bvx + (ub1 - ub) * nx, bvy + (ub1 - ub) * ny),
+    )
 
 
 def tilted_impact(
@@ -272,7 +310,7 @@ def step_die(w: World, d: DieRecord, x: float, y: float, i: int = -1) -> bool:
     position, as the step's batch read saw it); True if the kernels' flags must be rebuilt (it
     landed).  ``i``: its index in the step's batch read (World order), or -1."""
     p = w.params
-    dt, g = p.dt, p.gravity
+    dt, g = p.step, p.gravity
     z0 = d.z
     z1 = z0 + dt * d.vz - 0.5 * g * dt * dt  # exact for constant g: the flight keeps its energy
     vz1 = d.vz - g * dt
@@ -393,7 +431,7 @@ def _to_fall(w: World, d: DieRecord, vz: float) -> None:
     d.airborne = False
     d.z = d.vz = 0.0
     d.pitch = None
-    d.fall_time = max(w.params.dt, -vz / w.params.gravity)
+    d.fall_time = max(w.params.step, -vz / w.params.gravity)
     d.shape.filter = die_filter(w, d)
     w._special = True
     stacking.after_landing(w, d)
@@ -415,10 +453,18 @@ def _land(
     p = w.params
     b = d.body
     pt = d.pitch
-    zc = top + lift(phi, p)
-    # put the die on the surface with the speed the fall to there gives (no energy made)
-    vz = -math.sqrt(max(0.0, vz1 * vz1 - 2.0 * p.gravity * (zc - z1)))
     vx, vy = b.velocity
+    # put the die on the surface with the speed the fall to there gives; standing on its edge
+    # higher than its flight reaches, the turn (then the slide) pays for the rise, or the turn
+    # stopped short (no energy made)
+    phi, zc, vz, rate0, k = step_kernels.landing_rise(
+        phi, z1, vz1, top, pt.rate if pt is not None else 0.0, vx * vx + vy * vy, p.die_size,
+        p.gravity,
+    )  # fmt: skip
+    if k != 1.0:
+        vx, vy = vx * k, vy * k
+    if pt is not None and (rate0 != pt.rate or phi != pt.phi):
+        pt = d.pitch = Pitch(phi, rate0, pt.side, pt.heading, pt.cause)
     e = p.restitution_landing
     w.events.append(Event(w.time, LAND, (d.id,), {"on": on}))
     if pt is None or (phi < FLAT_PITCH and pt.rate == 0.0):

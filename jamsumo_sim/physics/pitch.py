@@ -164,8 +164,8 @@ def _consts(w: World) -> tuple[float, ...]:
         0.25 * math.pi,  # flight.lifts_off's bound
     )
     q = step_kernels.pitch_params(
-        dt=p.dt, a=p.die_size, g=p.gravity, mu_pitch=p.mu_pitch, hop_lift=p.hop_lift,
-        hop_min_speed=p.hop_min_speed, max_angle=MAX_SUBSTEP_ANGLE, consts=consts,
+        dt=p.step, a=p.die_size, g=p.gravity, mu_pitch=p.mu_pitch, hop_lift=p.hop_lift,
+        hop_min_speed=p.hop_min_speed, max_angle=MAX_SUBSTEP_ANGLE / p.refine, consts=consts,
     )  # fmt: skip
     w._pitch_consts = (p, consts, q, np.zeros(5))
     return consts
@@ -229,8 +229,8 @@ def step_die(w: World, d: DieRecord) -> bool:
     phi, rate, side = pt.phi, pt.rate, pt.side
     vx, vy = fastbody.velocity(b)
     spin = b.angular_velocity
-    h_all = p.dt
-    n = max(1, math.ceil(h_all * (abs(rate) + tip) / MAX_SUBSTEP_ANGLE))
+    h_all = p.step
+    n = max(1, math.ceil(h_all * (abs(rate) + tip) / (MAX_SUBSTEP_ANGLE / p.refine)))
     h = h_all / n
     hh = 0.5 * h
     dv = p.mu_pitch * g * h  # the edge's friction: speed lost per substep
@@ -241,6 +241,23 @@ def step_die(w: World, d: DieRecord) -> bool:
     sin, cos, sqrt, copysign = math.sin, math.cos, math.sqrt, math.copysign
     s0, c0 = sin(phi), cos(phi)
     for _ in range(n):
+        # flight.lifts_off(phi, rate, p) and hop_lift * flight.rise_rate(phi, rate, p) > ...,
+        # at each substep's start: a die struck or landed at a rate that lifts it leaves at once
+        # (phi 0), not a substep later (a substep's angle shrinks with refine: physics.md s9.2)
+        if (
+            rate > 0.0
+            and phi < eighth
+            and g * (1.0 - 0.375 * (c0 - s0) ** 2) - half_a * (c0 + s0) * rate * rate < 0.0
+            and p.hop_lift * (half_a * (c0 - s0) * rate) > p.hop_min_speed
+        ):
+            # the board would have to pull the edge down: the die leaves it (physics/flight.py),
+            # keeping hop_lift of its turn about the edge (the rounded edge rolls, the lacquer
+            # gives: docs/physics.md "Hops and flight")
+            d.pitch = Pitch(phi, p.hop_lift * rate, side, pt.heading, pt.cause)
+            b.velocity = (vx, vy)
+            b.angular_velocity = spin
+            flight.launch(w, d, p.hop_lift * (half_a * (c0 - s0) * rate))
+            return True
         v = math.hypot(vx, vy)
         scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
         vx, vy = vx * scale, vy * scale
@@ -263,21 +280,6 @@ def step_die(w: World, d: DieRecord) -> bool:
             rate = 0.0  # past the turning point: stop there (gravity turns it next substep)
         else:
             phi, rate, s0, c0 = phi1, copysign(sqrt(2.0 * left / i_e), rate1), s1, c1
-        # flight.lifts_off(phi, rate, p) and hop_lift * flight.rise_rate(phi, rate, p) > ...
-        if (
-            rate > 0.0
-            and phi < eighth
-            and g * (1.0 - 0.375 * (c0 - s0) ** 2) - half_a * (c0 + s0) * rate * rate < 0.0
-            and p.hop_lift * (half_a * (c0 - s0) * rate) > p.hop_min_speed
-        ):
-            # the board would have to pull the edge down: the die leaves it (physics/flight.py),
-            # keeping hop_lift of its turn about the edge (the rounded edge rolls, the lacquer
-            # gives: docs/physics.md "Hops and flight")
-            d.pitch = Pitch(phi, p.hop_lift * rate, side, pt.heading, pt.cause)
-            b.velocity = (vx, vy)
-            b.angular_velocity = spin
-            flight.launch(w, d, p.hop_lift * (half_a * (c0 - s0) * rate))
-            return True
         if phi <= 0.0 and rate <= 0.0:
             pitched = False  # rocked back: flat again, the pitch energy lost on the slap
             break

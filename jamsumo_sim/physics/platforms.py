@@ -79,6 +79,39 @@ def maybe_climb(w: World, d: DieRecord, plat: Platform) -> None:
     view.mark(w, d)
 
 
+def climb_back(w: World, d: DieRecord, plat: Platform, x: float, y: float) -> bool:
+    """A die straddling ``plat``'s edge, its centre back over the top at (x, y): standing on the
+    top again lifts its centre of mass from the surface beside the platform (where it dropped
+    when it stepped off: the local step, Surface.step_up) to the top, paid from its motion into
+    the platform across the edge nearest its centre (1/2 v_in^2 >= g dh): then it is on the top
+    (a ``landed`` event, as a climb).  Too slow, it cannot rise and tips back: its motion into
+    the platform stops and it stays straddling (no energy made either way).  True if anything
+    changed."""
+    p = w.params
+    b = d.body
+    vx, vy = b.velocity  # (a pitch step may have changed it since the step's read)
+    x0, y0, x1, y1 = plat.bounds
+    # outward normal of the side its centre is nearest to (it came in across that edge)
+    dists = {(-1, 0): x - x0, (1, 0): x1 - x, (0, -1): y - y0, (0, 1): y1 - y}
+    n = min(dists, key=dists.get)
+    v_in = -(vx * n[0] + vy * n[1])
+    need = 2.0 * p.gravity * w._surface.step_up(plat.height, x, y)
+    if v_in > 0.0 and v_in * v_in >= need:
+        dv = v_in - math.sqrt(v_in * v_in - need)
+        b.velocity = (vx + dv * n[0], vy + dv * n[1])
+        d.level, d.straddle = plat.name, None
+        w.events.append(
+            Event(w.time, PLATFORM, (d.id,), {"platform": plat.name, "action": "landed"})
+        )
+    elif v_in > 0.0:
+        b.velocity = (vx + v_in * n[0], vy + v_in * n[1])
+    else:
+        return False
+    w._current = False
+    w._special = True
+    return True
+
+
 def footprint_overlaps(w: World, i: int, plat: Platform) -> bool:
     x, y = view.pos(w)[i]
     a = view.ang(w)[i]
@@ -101,9 +134,8 @@ def platform_logic(w: World, d: DieRecord, i: int) -> bool:
         w.events.append(Event(w.time, PLATFORM, (d.id,), {"platform": plat.name, "action": "left"}))
         return True
     plat = w.board.platform(d.straddle)
-    if plat.contains(x, y):  # pushed back up: its centre of mass is over the top again
-        d.level, d.straddle = plat.name, None
-        return True
+    if plat.contains(x, y):  # pushed back over the top: it climbs back if its motion pays
+        return climb_back(w, d, plat, x, y)
     if footprint_overlaps(w, i, plat):
         return False
     d.straddle = None

@@ -72,7 +72,7 @@ def run_until_rest(w: World, max_time: float = 30.0) -> ShotResult:
     """Step until at rest (then settle) or ``max_time`` seconds have passed; see World."""
     start_steps = w.steps
     start_events = len(w.events)
-    limit = start_steps + max(1, int(math.ceil(max_time / w.params.dt - 1e-9)))
+    limit = start_steps + max(1, int(math.ceil(max_time / w.params.step - 1e-9)))
     rested = at_rest(w)
     moving = step_kernels.ALL_RESTING
     while not rested and w.steps < limit:
@@ -86,7 +86,7 @@ def run_until_rest(w: World, max_time: float = 30.0) -> ShotResult:
     if rested:
         settle(w)
     return ShotResult(
-        time_to_rest=(w.steps - start_steps) * w.params.dt,
+        time_to_rest=(w.steps - start_steps) * w.params.step,
         steps=w.steps - start_steps,
         events=tuple(w.events[start_events:]),
         rested=rested,

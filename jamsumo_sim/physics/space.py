@@ -114,7 +114,7 @@ def build_space(w: World, reuse: bool = False) -> None:
     # fraction of an overlap (beyond the slop) pushed out per collision step, via Chipmunk's
     # bias pseudo-velocities (no energy added); its default, 10 % per 1/60 s, leaves dice that
     # stopped mid-impact overlapping by more than the slop
-    sub = p.dt / p.collision_substeps
+    sub = p.step / p.collision_substeps
     space.collision_bias = (1.0 - p.overlap_correction) ** (1.0 / sub)
     space.gravity = (0.0, 0.0)
     space.damping = 1.0

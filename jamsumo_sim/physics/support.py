@@ -121,10 +121,10 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
         # it has fallen through the step just taken: exactly for a die put down (or stopped) over
         # the hole, at most one step too long for one that slid off the rim during the step; so
         # `hole` fires within a step of the free-fall time at the free-fall depth
-        d.fall_time = p.dt
+        d.fall_time = p.step
         w._special = True
         return True
-    d.fall_time += p.dt
+    d.fall_time += p.step
     depth = 0.5 * p.gravity * d.fall_time**2
     if depth >= p.hole_catch_fraction * p.die_size:
         to_hole(w, d, depth)
@@ -142,7 +142,8 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
     # its drop plus how far the far rim lies above the near one (physics.md s8.7: a tilt)
     step = max(0.0, depth + w._surface.rim_step(x, y, vx, vy, w.board.hole_radius))
     b = d.body
-    if step <= p.die_edge_radius:
+    if step <= p.die_edge_radius and v * v >= 2 * p.gravity * step:
+        # back up the drop on its rounded edge, paid from its motion (too slow: it cannot rise)
         v_out = math.sqrt(max(0.0, v * v - 2 * p.gravity * step))
         # at the far rim it slides up on its rounded edge, held by the rim until clear of the hole
         d.riding = rim

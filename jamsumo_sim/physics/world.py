@@ -90,7 +90,7 @@ class World:
         self._inertia = p.die_inertia
         s = self._surface
         self._prm = step_kernels.step_params(
-            dt=p.dt, mass=p.die_mass, inertia=p.die_inertia, mu_k=p.mu_board, mu_s=p.mu_static,
+            dt=p.step, mass=p.die_mass, inertia=p.die_inertia, mu_k=p.mu_board, mu_s=p.mu_static,
             gravity=p.gravity, c_slope=s.c_slope, c_radial=s.c_radial, inv_span=s.inv_span,
             r_dish=s.r_dish,
             tilt=(s.tilt[0], s.tilt[1]), flat=self._flat, statics_hold=self._statics_hold,
@@ -209,8 +209,8 @@ class World:
 
     @property
     def time(self) -> float:
-        """Simulated time (s): steps x dt, so it never accumulates rounding error."""
-        return self.steps * self.params.dt
+        """Simulated time (s): steps x the model step, so it never accumulates rounding error."""
+        return self.steps * self.params.step
 
     def state(self, die_id: str) -> DieState:
         d = self._get(die_id)
@@ -287,7 +287,7 @@ class World:
         flicks.apply_flick(self, flick)
 
     def step(self) -> None:
-        """Advance one fixed model step ``params.dt`` (Space steps: :mod:`.evolve`)."""
+        """Advance one fixed model step ``params.step`` (Space steps: :mod:`.evolve`)."""
         evolve.step(self)
 
     def at_rest(self) -> bool:

@@ -16,6 +16,7 @@ from jamsumo_sim.errors import UserError
 from jamsumo_sim.fileio import check_output_path, write_json
 from jamsumo_sim.limits import check_count, seed_arg
 from jamsumo_sim.rules.game import MODES
+from jamsumo_sim.seeds import SEED_HELP, chosen_seed
 from jamsumo_sim.turnloop import Agent, MatchEvent, get_game, play
 
 SEAT_KINDS = ("planner", "random")
@@ -82,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="LIST",
         help="comma-separated seats: planner[:easy|normal|hard] or random (default planner,random,…)",
     )
-    p.add_argument("--seed", type=seed_arg, help="the match seed, 0 to 2**64-1 (default 0)")
+    p.add_argument("--seed", type=seed_arg, help=f"the match seed, {SEED_HELP}")
     p.add_argument(
         "--record",
         metavar="FILE",
@@ -216,7 +217,7 @@ def _build(args: argparse.Namespace) -> tuple[Any, Any, list[str], list[Agent]]:
     full = game.validate_params(params)
     seats = parse_seats(args.seats, args.players)
     agents = make_agents(game, seats)
-    seed = 0 if args.seed is None else args.seed
+    seed = chosen_seed(args.seed, "jamsumo", "match")  # kept in the record and the result
     return game, game.new_initial_state(full, seed=seed), seats, agents
 
 

@@ -36,8 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--workers",
         type=count_arg(0, MAX_WORKERS),
         metavar="N",
-        help="worker processes of a local Dask cluster (default: one a core; 0: no Dask, this "
-        "process only)",
+        help="worker processes of a local Dask cluster (default: one a core, or this process "
+        "only without the sweep extra; 0: no Dask, this process only)",
     )
     where.add_argument(
         "--scheduler", metavar="ADDRESS", help="an existing Dask scheduler, e.g. tcp://HOST:8786"
@@ -57,6 +57,10 @@ def run(args: argparse.Namespace) -> int:
     from .output import DATA_NAME
     from .spec import read_spec
 
+    if args.workers or args.scheduler is not None:  # Dask asked for: the extra or one line first
+        from .dask_runner import require_dask
+
+        require_dask("'jamsumo sweep'")
     check_scheduler(args.scheduler)
     spec = read_spec(args.spec)
     folder = Path(args.out) if args.out else Path(Path(args.spec).name).with_suffix(".sweep")
@@ -117,10 +121,20 @@ def spec_dice_names(message: str) -> str:
 def _simulate(spec, args):
     """Run the sweep; with Dask, one line says the workers are starting (seconds) and the bar
     shows 0 meanwhile."""
+    from ..extras import available
     from .progress import progress_bar
 
-    if args.workers == 0:
+    # without --workers: Dask if the sweep extra is installed, else this process (the same results)
+    dask_by_default = args.workers is None and args.scheduler is None
+    if args.workers == 0 or (dask_by_default and not available("dask.distributed")):
         from .run import run_serial
+
+        if args.workers is None and not args.json:  # as say_starting's line, when Dask would run
+            print(
+                "Dask is not installed (the sweep extra): running in this process only",
+                file=sys.stderr,
+                flush=True,
+            )
 
         with progress_bar(spec.shots, "shot", args.json) as progress:
             return run_serial(spec, args.chunk_cells, progress.update)
@@ -128,7 +142,7 @@ def _simulate(spec, args):
     from .progress import say_starting
 
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    require_dask()  # its one-line error before the line saying the workers start
+    require_dask("'jamsumo sweep'")  # its one-line error before the line saying the workers start
     say_starting(workers, args.scheduler, args.json)
     with (
         progress_bar(spec.shots, "shot", args.json) as progress,  # at 0 while the cluster starts

@@ -17,10 +17,11 @@ import socket
 from collections.abc import Callable, Iterator
 
 from ..errors import UserError
-from .bounds import EXTRA_HINT
+from ..extras import require
 from .run import SweepResult, assemble, chunks, code_fingerprint, run_cells
 from .spec import SweepSpec, spec_json
 
+NO_DASK = "use --workers 0"  # this process only: the core install's way
 CONNECT_TIMEOUT = "3s"  # an unreachable --scheduler fails in seconds, not minutes
 # What distributed.worker logs, with a CommClosedError traceback, when a heartbeat is cut
 LOST_HEARTBEAT = "Failed to communicate with scheduler during heartbeat."
@@ -68,14 +69,10 @@ def check_reachable(address: str) -> None:
         raise UserError(f"--scheduler {address[:60]}: cannot connect ({exc})") from None
 
 
-def require_dask() -> None:
-    """Dask (the sweep extra) is installed, or one line saying so, before anything is shown."""
-    try:
-        import dask.distributed  # noqa: F401
-    except ImportError:
-        raise UserError(
-            f"--workers/--scheduler need Dask: {EXTRA_HINT} (or use --workers 0)"
-        ) from None
+def require_dask(command: str = "a sweep or tournament") -> None:
+    """Dask (the sweep extra) is installed, or one line naming the extra for ``command``, before
+    anything is shown."""
+    require("dask.distributed", "sweep", f"{command} with --workers or --scheduler", NO_DASK)
 
 
 @contextlib.contextmanager

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import flick as fl
 from .. import step_kernels
 from ..die import tumble as turn
 from ..flick import Flick
@@ -94,13 +93,13 @@ def setup(w) -> Setup:
     """The kernel's fixed inputs for World ``w`` (lone_kernel.run_plain's ``geo`` and ``tops``)."""
     p = w.params
     touch = tumbles.TOUCH_FRACTION * p.collision_slop  # as tumbles.sweep computes it
-    geo = np.array([p.dt, w.board.half, w.board.hole_radius, w._wall_top, touch])
+    geo = np.array([p.step, w.board.half, w.board.hole_radius, w._wall_top, touch])
     plats = w.board.platforms  # the order of the World's wall boxes
     tops = np.array([[q.x, q.y, q.width / 2, q.depth / 2, q.height] for q in plats]).reshape(-1, 5)
     q = lone_kernel.pitch_params(
         a=p.die_size, g=p.gravity, mu_pitch=p.mu_pitch, mu_landing=p.mu_landing,
         hop_lift=p.hop_lift, hop_min_speed=p.hop_min_speed, tip_rate=pitch.tip_rate(p),
-        edge_inertia=pitch.edge_inertia(p), mass=p.die_mass, dt=p.dt,
+        edge_inertia=pitch.edge_inertia(p), mass=p.die_mass, dt=p.step, refine=p.refine,
         restitution_landing=p.restitution_landing,
     )  # fmt: skip
     pitch._consts(w)  # the World's pitch_step parameters, as its pitch.step_die makes them
@@ -127,7 +126,7 @@ def plain(w, d: DieRecord) -> bool:
 
 def max_steps(w, max_time: float) -> int:
     """rest.run_until_rest's step budget for ``max_time``."""
-    return max(1, int(math.ceil(max_time / w.params.dt - 1e-9)))
+    return max(1, int(math.ceil(max_time / w.params.step - 1e-9)))
 
 
 def run_to_rest(
@@ -185,26 +184,10 @@ def launch(probe, flick: Flick) -> Launch | str:
     d = probe._dice[flick.die]
     x, y = d.body.position
     ang = d.body.angle
-    # flicks.apply_flick, line for line, on a body at rest
-    k = fl.struck_side(flick.direction, ang)
-    na = ang + k * math.pi / 2
-    at = Flick(flick.die, flick.direction, 0.0, fl.lever(flick, p), flick.height)
-    cx, cy = fl.contact_point(at, x, y, ang, p.die_size)
-    j = fl.finger_impulse(flick, p)
-    off_normal = math.remainder(flick.direction - (na + math.pi), 2 * math.pi)
-    jn, jt, slipped = fl.cone_parts(j, off_normal, p)
-    if slipped:
-        inx, iny = -math.cos(na), -math.sin(na)
-        jx, jy = jn * inx - jt * iny, jn * iny + jt * inx
-        j = math.hypot(jx, jy)
-        dx, dy = jx / j, jy / j
-    else:
-        dx, dy = math.cos(flick.direction), math.sin(flick.direction)
-    rx, ry = cx - x, cy - y
-    vx, vy = 0.0 + j * dx / p.die_mass, 0.0 + j * dy / p.die_mass
-    omega = 0.0 + (rx * dy - ry * dx) * j / probe._inertia
+    # flicks.apply_flick on a body at rest: the same launch
+    dvx, dvy, dw, rate = flicks.launch(flick, x, y, ang, p, probe._inertia)
+    vx, vy, omega = 0.0 + dvx, 0.0 + dvy, 0.0 + dw
     # pitch.start(w, d, direction - ang, rate, "flick") on a die not pitched
-    rate = fl.pitch_rate(flick, p)
     started = None
     if rate > 0.0:
         side = round((flick.direction - ang) / pitch.QUARTER) % 4

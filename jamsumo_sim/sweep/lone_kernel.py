@@ -59,6 +59,7 @@ WHY_HOLE = 4  # the centre over the hole's disc (support.hole_logic)
 WHY_PITCH_HIGH = 5  # the same on or at a platform's top
 WHY_LIFT_CLOSE = 6  # a lift-off too close to call (the edge's normal force within _LIFT_MARGIN)
 WHY_LOG = 7  # the quarter-turn log is full (sweep/lone.py reads it after each call)
+WHY_CLIMB_BACK = 8  # straddling a top's edge, its centre back over the top (platforms.climb_back)
 # what run_lone's ``why`` array counts after its first entry (tests and the benchmark see that the
 # kernel took these steps itself)
 N_LIFT_OFFS, N_LANDINGS, N_HOLE_SLIDES = 1, 2, 3
@@ -96,10 +97,7 @@ def _platform_logic(x, y, a, where, tops, walls, footprint):
         where[1] = lv  # stepped off: straddles the edge
         return True
     st = where[1]
-    if abs(x - tops[st, 0]) <= tops[st, 2] and abs(y - tops[st, 1]) <= tops[st, 3]:
-        where[0] = st  # pushed back up
-        where[1] = -1
-        return True
+    # (back over the top: run_lone hands that step to the World, platforms.climb_back)
     if _footprint_overlaps(x, y, a, footprint, walls[st]):
         return False
     where[1] = -1  # clear of the platform: on the board
@@ -108,8 +106,8 @@ def _platform_logic(x, y, a, where, tops, walls, footprint):
 
 # layout of the pitch parameter vector (pitch_params)
 _Q_A, _Q_G, _Q_MU_PITCH, _Q_MU_LANDING, _Q_HOP_LIFT, _Q_HOP_MIN, _Q_TIP_RATE, _Q_I_EDGE = range(8)
-_Q_MASS, _Q_DT, _Q_E_LANDING = 8, 9, 10
-_N_PITCH_PARAMS = 11
+_Q_MASS, _Q_DT, _Q_E_LANDING, _Q_MAX_ANGLE = 8, 9, 10, 11
+_N_PITCH_PARAMS = 12
 # layout of a pitch (physics/datatypes.Pitch; ``cause`` stays with the World's record)
 PITCHED, PHI, RATE, SIDE, HEADING = range(5)
 # layout of a flight (physics/flight.py: the DieRecord's airborne, z, vz)
@@ -274,7 +272,7 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol)
     side = int(pit[SIDE])
     heading = pit[HEADING]
     h_all = q[_Q_DT]
-    n = max(1, math.ceil(h_all * (abs(rate) + q[_Q_TIP_RATE]) / MAX_SUBSTEP_ANGLE))
+    n = max(1, math.ceil(h_all * (abs(rate) + q[_Q_TIP_RATE]) / q[_Q_MAX_ANGLE]))
     h = h_all / n
     dv = q[_Q_MU_PITCH] * q[_Q_G] * h
     dspin = 1.5 * q[_Q_MU_PITCH] * q[_Q_G] / q[_Q_A] * h
@@ -282,11 +280,7 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol)
     pitched = True
     n_log = log[0]
     for _ in range(n):
-        v = py_hypot(vx, vy)
-        scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
-        vx, vy = vx * scale, vy * scale
-        spin = math.copysign(max(0.0, abs(spin) - dspin), spin)
-        phi, rate = _swing(phi, rate, h, q)
+        # the lift-off test at each substep's start (pitch.step_die)
         off = _lift_off(phi, rate, q)
         if off == _TOO_CLOSE:
             return -WHY_LIFT_CLOSE, x, y, vx, vy, spin
@@ -304,6 +298,11 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol)
             air[Z] = base + _lift(phi, q[_Q_A])
             air[VZ] = vz
             return _LIFTED, x, y, vx, vy, spin
+        v = py_hypot(vx, vy)
+        scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
+        vx, vy = vx * scale, vy * scale
+        spin = math.copysign(max(0.0, abs(spin) - dspin), spin)
+        phi, rate = _swing(phi, rate, h, q)
         if phi <= 0.0 and rate <= 0.0:
             pitched = False
             break
@@ -339,7 +338,7 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol)
 def pitch_params(
     *, a: float, g: float, mu_pitch: float, mu_landing: float, hop_lift: float,
     hop_min_speed: float, tip_rate: float, edge_inertia: float, mass: float, dt: float,
-    restitution_landing: float,
+    restitution_landing: float, refine: int = 1,
 ) -> np.ndarray:  # fmt: skip
     """The pitch model's parameters as one vector (computed by physics/pitch.py's functions)."""
     q = np.empty(_N_PITCH_PARAMS)
@@ -347,6 +346,7 @@ def pitch_params(
     q[_Q_HOP_LIFT], q[_Q_HOP_MIN], q[_Q_TIP_RATE] = hop_lift, hop_min_speed, tip_rate
     q[_Q_I_EDGE], q[_Q_MASS], q[_Q_DT] = edge_inertia, mass, dt
     q[_Q_E_LANDING] = restitution_landing
+    q[_Q_MAX_ANGLE] = MAX_SUBSTEP_ANGLE / refine  # as pitch.py divides it
     return q
 
 
@@ -358,9 +358,15 @@ def _land(phi, top, z1, vz1, vx, vy, pitched, pit, q):
     a = q[_Q_A]
     hop_min = q[_Q_HOP_MIN]
     mu = q[_Q_MU_LANDING]
-    zc = top + _lift(phi, a)
-    t = vz1 * vz1 - 2.0 * q[_Q_G] * (zc - z1)
-    vz = -math.sqrt(t if t > 0.0 else 0.0)  # Python's max(0.0, t)
+    # the rise to the surface paid as flight._land pays it (step_kernels.landing_rise)
+    phi, zc, vz, rate0, k = step_kernels.landing_rise(
+        phi, z1, vz1, top, pit[RATE] if pitched else 0.0, vx * vx + vy * vy, a, q[_Q_G]
+    )
+    if k != 1.0:
+        vx, vy = vx * k, vy * k
+    if pitched:
+        pit[RATE] = rate0
+        pit[PHI] = phi
     e = q[_Q_E_LANDING]
     rate = pit[RATE]
     if not pitched or (phi < FLAT_PITCH and rate == 0.0):
@@ -445,6 +451,8 @@ def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where):
         air[VZ] = vz1
         return _FLIES, vx, vy
     rebounds, vx, vy, vz_out, rate1 = _land(phi, top, z1, vz1, vx, vy, pitched, pit, q)
+    if pitched:
+        phi = pit[PHI]  # (a turn stopped short at the surface: step_kernels.landing_rise)
     if rebounds:
         air[Z] = top + _lift(phi, q[_Q_A])
         air[VZ] = vz_out
@@ -633,6 +641,10 @@ def run_lone(
             pitched or airborne or not step_kernels.supported(x, y, a, footprint, hole_r)
         ):
             why[0] = WHY_HOLE
+            return NEEDS_WORLD, steps
+        sd = where[1]
+        if sd >= 0 and abs(x - tops[sd, 0]) <= tops[sd, 2] and abs(y - tops[sd, 1]) <= tops[sd, 3]:
+            why[0] = WHY_CLIMB_BACK  # it pays the rise or tips back: the World's step
             return NEEDS_WORLD, steps
         if x * x + y * y < r2:
             why[N_HOLE_SLIDES] += 1

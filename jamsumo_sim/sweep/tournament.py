@@ -224,10 +224,10 @@ def run_tournament(
     text = json.dumps(spec.to_json(), sort_keys=True)
     records: list[dict[str, Any]] = []
     if client is None:
-        for a, b in chunks(spec.matches, 1):
-            records.extend(play_matches(text, a, b))
+        for m in range(spec.matches):  # one at a time: the bar (and its estimate) moves each match
+            records.extend(play_matches(text, m, m + 1))
             if progress is not None:
-                progress(b - a)
+                progress(1)
     else:
         from dask.distributed import as_completed
 

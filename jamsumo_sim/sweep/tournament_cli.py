@@ -14,21 +14,31 @@ from .. import __version__
 from ..errors import UserError
 from ..fileio import check_output_path, write_atomic, write_json
 from ..limits import count_arg, seed_arg
+from ..seeds import SEED_HELP, chosen_seed
 from .bounds import MAX_MATCHES, MAX_WORKERS
 
 if TYPE_CHECKING:
     from .tournament import TournamentSpec
 
 RESULTS_NAME = "tournament.json"
+# `jamsumo tournament`'s default: about a minute here (the default line-up's match takes ~1.7 s of
+# CPU on the 2-core development machine; 100 took 3 minutes and more); card games keep 100
+# (The Jam's 100 take ~30 s, the others' a few)
+JAMSUMO_MATCHES = 30
 PLOT_NAME = "tournament.png"
 
 
-def add_common_flags(p: argparse.ArgumentParser) -> None:
+def add_common_flags(p: argparse.ArgumentParser, matches: int = 100) -> None:
+    """The flags both tournaments take; ``matches`` is the default of --matches."""
     p.add_argument("--seats", metavar="LIST", help="the bot line-up, comma-separated, one a seat")
     p.add_argument(
-        "--matches", type=count_arg(1, MAX_MATCHES), default=100, metavar="N", help="default 100"
+        "--matches",
+        type=count_arg(1, MAX_MATCHES),
+        default=matches,
+        metavar="N",
+        help=f"default {matches}",
     )
-    p.add_argument("--seed", type=seed_arg, default=0, help="0 to 2**64-1 (default 0)")
+    p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
     where = p.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",
@@ -56,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--max-turns", type=int, metavar="N", help="turn cap per round")
     p.add_argument("--board", help="board name or TOML file (default standard)")
     add_noise_flags(p, default="practice")
-    add_common_flags(p)
+    add_common_flags(p, matches=JAMSUMO_MATCHES)
     p.set_defaults(func=run_jamsumo)
 
 
@@ -73,10 +83,7 @@ def run_jamsumo(args: argparse.Namespace) -> int:
     if args.rounds is not None:
         params["rounds"] = args.rounds
     params["noise"] = args.noise or "practice"
-    from .tournament import TournamentSpec
-
-    spec = TournamentSpec(args.mode, lineup, args.matches, args.seed, game.validate_params(params))
-    return run_common(args, spec)
+    return run_common(args, args.mode, lineup, game.validate_params(params), "jamsumo")
 
 
 def run_cards(args: argparse.Namespace, game: Any) -> int:
@@ -84,9 +91,7 @@ def run_cards(args: argparse.Namespace, game: Any) -> int:
     lineup = _lineup(args.seats, default_lineup(game, "smart"))
     params = game.default_params(len(lineup), args.variant)
     params = game.validate_params({**params, "players": len(lineup)})
-    from .tournament import TournamentSpec
-
-    return run_common(args, TournamentSpec(game.name, lineup, args.matches, args.seed, params))
+    return run_common(args, game.name, lineup, params, "card-games")
 
 
 def default_lineup(game: Any, best: str) -> str:
@@ -104,16 +109,31 @@ def _lineup(text: str | None, default: str) -> tuple[str, ...]:
     return names
 
 
-def run_common(args: argparse.Namespace, spec: TournamentSpec) -> int:
+def run_common(
+    args: argparse.Namespace,
+    game: str,
+    lineup: tuple[str, ...],
+    params: dict[str, Any],
+    program: str,
+) -> int:
+    """Play the tournament of ``game`` (registry name) and report it; ``program`` names the
+    command in the line that states a fresh seed."""
     from .cli import check_scheduler
-    from .tournament import check, plot, summarise, table
+    from .tournament import TournamentSpec, check, plot, summarise, table
 
+    if args.workers or args.scheduler is not None:  # Dask asked for: the extra or one line first
+        from .dask_runner import require_dask
+
+        require_dask(f"'{program} tournament'")
     check_scheduler(args.scheduler)
-    check(spec)
+    check(TournamentSpec(game, lineup, args.matches, 0, params))  # the seed plays no part in it
     folder = Path(args.out) if args.out else None
     if folder is not None:
         check_output_path(folder / RESULTS_NAME, "tournament results")
-    records = _play(spec, args)
+    # drawn once the arguments are checked (an error stays the only line); kept in the summary
+    seed = chosen_seed(args.seed, program, "tournament")
+    spec = TournamentSpec(game, lineup, args.matches, seed, params)
+    records = _play(spec, args, program)
     summary = summarise(spec, records)
     if folder is not None:
         write_json(
@@ -133,19 +153,28 @@ def run_common(args: argparse.Namespace, spec: TournamentSpec) -> int:
     return 0
 
 
-def _play(spec: TournamentSpec, args: argparse.Namespace) -> list[dict[str, Any]]:
-    from .dask_runner import client_for, require_dask
-    from .progress import progress_bar, say_starting
+def _play(spec: TournamentSpec, args: argparse.Namespace, program: str) -> list[dict[str, Any]]:
+    """Every match's record; a bar on a terminal, and a line with the expected time once the first
+    match (or Dask task) is done."""
+    from ..rules.game import MODES
+    from .dask_runner import client_for, require_dask, worker_count
+    from .progress import Estimate, progress_bar, say_starting
     from .tournament import run_tournament
 
     if not args.workers and args.scheduler is None:
-        with progress_bar(spec.matches, "match", args.json) as progress:
+        if spec.game in MODES:  # load (or compile) the physics kernels first: the first match's
+            from ..physics import warm_up  # time is then a fair sample for the estimate
+
+            warm_up()
+        with progress_bar(spec.matches, "match", args.json) as bar:
+            progress = Estimate(bar, spec.matches, "matches", program, args.json)
             return run_tournament(spec, None, progress.update)
     workers = args.workers or os.cpu_count() or 1
     require_dask()  # its one-line error before the line saying the workers start
     say_starting(workers, args.scheduler, args.json)
     with (
-        progress_bar(spec.matches, "match", args.json) as progress,  # at 0 while the cluster starts
+        progress_bar(spec.matches, "match", args.json) as bar,  # at 0 while the cluster starts
         client_for(workers, args.scheduler) as client,
     ):
+        progress = Estimate(bar, spec.matches, "matches", program, args.json, worker_count(client))
         return run_tournament(spec, client, progress.update)

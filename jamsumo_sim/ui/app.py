@@ -274,7 +274,7 @@ class App:
     # --- shots --------------------------------------------------------------------------------
     def _new_animator(self, world: Any) -> Animator:
         max_time = getattr(self.session, "shot_time", lambda: self.max_shot_time)()
-        anim = Animator(world, self.session.params.dt, self.fade_time, max_time)
+        anim = Animator(world, self.session.params.step, self.fade_time, max_time)
         anim.speed = self.speed
         return anim
 

@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.limits import check_count, count_arg, seed_arg
+from jamsumo_sim.seeds import SEED_HELP, chosen_seed
 
 MODES = ("jam", "sumo", "jamsumo")
 DEFAULT_SEATS = "human,planner"
@@ -38,7 +39,7 @@ def register(subparsers: Any) -> None:
         help="comma-separated seat kinds, 2-4 of: human, planner[:easy|normal|hard], random "
         "(default human,planner)",
     )
-    p.add_argument("--seed", type=seed_arg, default=0, help="match seed, 0 to 2**64-1 (default 0)")
+    p.add_argument("--seed", type=seed_arg, help=f"match seed, {SEED_HELP}")
     p.add_argument(
         "--params", metavar="P.toml", help="physics parameters file (e.g. from calibrate)"
     )
@@ -199,7 +200,8 @@ def make_session(args: argparse.Namespace, physics: dict[str, Any], headless: bo
 
         board = load_board("standard")
         params = PhysicsParams.from_board(board).with_overrides(physics)
-        return SandboxSession(board, params, seed=args.seed), None
+        # free play has no rules and draws nothing from its seed: none is drawn or stated
+        return SandboxSession(board, params, seed=args.seed or 0), None
     from jamsumo_sim.turnloop import get_game
     from jamsumo_sim.ui.match_session import new_match
 
@@ -207,7 +209,8 @@ def make_session(args: argparse.Namespace, physics: dict[str, Any], headless: bo
     seats = parse_seats(args.seats, sorted(game.bots()))
     level = getattr(args, "noise", None) or DEFAULT_NOISE
     if headless and not args.resume:
-        return new_match(args.mode, seats, args.seed, physics, noise=level), None
+        seed = chosen_seed(args.seed, "jamsumo", "match")
+        return new_match(args.mode, seats, seed, physics, noise=level), None
     saved = autosave.load_match()
     if args.resume:
         if saved.session is None:
@@ -217,7 +220,8 @@ def make_session(args: argparse.Namespace, physics: dict[str, Any], headless: bo
         return saved.session, None
     if saved.problem:
         print(f"jamsumo: {saved.problem}", file=sys.stderr)
-    session = new_match(args.mode, seats, args.seed, physics, noise=level)
+    seed = chosen_seed(args.seed, "jamsumo", "match")  # a resumed match keeps its own
+    session = new_match(args.mode, seats, seed, physics, noise=level)
     offer = None
     if saved.unfinished and saved.data is not None:
         resumed = saved.session
@@ -243,7 +247,8 @@ def demo_match(args: argparse.Namespace, physics: dict[str, Any]) -> int:
     params = game.validate_params(params)
     # said only once the arguments are known to be good, so a bad one is the only line printed
     print("jamsumo: no display found — playing a headless demo match between bots instead")
-    print(f"{game.title}: {', '.join(kinds)} (seed {args.seed})")
+    seed = chosen_seed(args.seed, "jamsumo", "match")
+    print(f"{game.title}: {', '.join(kinds)} (seed {seed})")
 
     def show(event: Any) -> None:
         for entry in event.log:
@@ -251,7 +256,7 @@ def demo_match(args: argparse.Namespace, physics: dict[str, Any]) -> int:
                 print(f"  {entry.text}")
         sys.stdout.flush()
 
-    result = play(game, agents, seed=args.seed, params=params, on_event=show)
+    result = play(game, agents, seed=seed, params=params, on_event=show)
     state = result.state
     names = [state.seat_name(s) for s in range(state.num_players)]
     totals = ", ".join(f"{n} {t}" for n, t in zip(names, state.totals(), strict=True))

@@ -56,6 +56,7 @@ def _lerp(c0, c1, t: np.ndarray) -> np.ndarray:
 
 _WOOD_CACHE: dict[tuple, np.ndarray] = {}
 _WOOD_CACHE_SIZE = 8
+WOOD_BAND_ROWS = 128  # rows of the board texture computed at once (memory ~ 0.2 kB x width a row)
 
 
 def wood_pixels(board: BoardSpec, view: View, theme: Theme) -> np.ndarray:
@@ -79,11 +80,24 @@ def wood_pixels(board: BoardSpec, view: View, theme: Theme) -> np.ndarray:
 
 
 def _wood_pixels(board: BoardSpec, view: View, theme: Theme) -> np.ndarray:
-    _, _, side_px, _ = view.rect
+    side_px = view.rect[2]
+    # pixel centres in the seat frame (y up); rows go down the screen
+    coords = (np.arange(side_px, dtype=np.float64) + 0.5) / view.scale - board.side / 2
+    out = np.empty((side_px, side_px, 3), np.uint8)
+    # every pixel is computed on its own: a band of rows at a time keeps the two dozen float
+    # arrays of the texture small (a whole 4K board at once held over 1 GB)
+    for top in range(0, side_px, WOOD_BAND_ROWS):
+        rows = slice(top, top + WOOD_BAND_ROWS)
+        out[rows] = _wood_band(board, view, theme, coords, -coords[rows])
+    return out.transpose(1, 0, 2)
+
+
+def _wood_band(
+    board: BoardSpec, view: View, theme: Theme, xcoords: np.ndarray, ycoords: np.ndarray
+) -> np.ndarray:
+    """RGB rows (rows, columns, 3) of the board's top at seat-frame ``ycoords`` x ``xcoords``."""
     s = view.scale
-    # pixel centres in the seat frame (y up), then in the board frame
-    coords = (np.arange(side_px, dtype=np.float64) + 0.5) / s - board.side / 2
-    xs, ys = np.meshgrid(coords, -coords, indexing="xy")  # rows go down the screen
+    xs, ys = np.meshgrid(xcoords, ycoords, indexing="xy")
     xw, yw = from_seat(view.seat % 4, xs, ys)
     # --- grain: long wavy bands along the board's x axis, with fine fibres
     big = _Noise(GRAIN_SEED)
@@ -140,7 +154,7 @@ def _wood_pixels(board: BoardSpec, view: View, theme: Theme) -> np.ndarray:
         rgb = rgb + (255 - rgb) * (0.35 * edge * (0.4 + 0.6 * (1 - lit)))[..., None]
         lip = np.clip(1 - np.abs(out - 2.0 * band) / band, 0, 1) * (out >= 0)
         rgb = rgb * (1 - 0.25 * lip[..., None])
-    return np.clip(rgb, 0, 255).astype(np.uint8).transpose(1, 0, 2)
+    return np.clip(rgb, 0, 255).astype(np.uint8)
 
 
 def _text(font: pygame.font.Font, text: str, colour, up: tuple[float, float]) -> pygame.Surface:

@@ -113,8 +113,8 @@ def flick_from_drag(
     """The flick a drag from ``press`` (on the die) to ``current`` would make, or None (too short).
 
     With ``physics`` the power sets the finger speed (power x max_speed / (1 + finger_restitution))
-    and ``impulse`` is what that finger gives at this offset; without it the power sets the launch
-    speed directly (impulse = power x max_speed x die_mass).
+    and ``impulse`` is what that finger gives at this offset, angle and height; without it the power
+    sets the launch speed directly (impulse = power x max_speed x die_mass).
     """
     dx, dy = press[0] - current[0], press[1] - current[1]
     pull = math.hypot(dx, dy)
@@ -134,8 +134,10 @@ def flick_from_drag(
     impulse = speed * die_mass
     if physics is not None:
         finger = finger_for_launch(speed, physics)
-        flick = Flick(die.id, direction, None, offset, finger_speed=finger)
-        impulse = finger_impulse(flick, physics)
+        flick = Flick(die.id, direction, None, offset, clamp_height(height), finger)
+        # the finger's mass at the struck point depends on the push's angle to the face
+        off_normal = math.remainder(direction - (normal + math.pi), 2 * math.pi)
+        impulse = finger_impulse(flick, physics, off_normal)
         speed = impulse / die_mass
     return FlickParams(
         die=die.id,

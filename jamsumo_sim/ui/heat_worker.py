@@ -174,7 +174,7 @@ class HeatJob:
             world.apply_flick(flick)
         except IllegalAction:
             return None
-        dt = world.params.dt
+        dt = world.params.step
         limit = world.steps + max(1, math.ceil(self.plan.max_time / dt - 1e-9))
         while world.steps < limit:
             if not self._wait():

@@ -48,7 +48,7 @@ def predict(
     struck_path: list[Point] = []
     contact: Point | None = None
     struck: str | None = None
-    steps = math.ceil(max_time / world.params.dt)
+    steps = math.ceil(max_time / world.params.step)
     for k in range(steps):
         world.step()
         if struck is None:

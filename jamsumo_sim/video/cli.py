@@ -68,6 +68,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_markers(args: argparse.Namespace) -> int:
+    from .cvload import cv2
+
+    cv2("'jamsumo markers'")  # the video extra, or one line naming it, before anything else
     from ..board import load_board
     from .printout import write_markers_pdf
 
@@ -97,6 +100,9 @@ def _pick(text: str) -> tuple[int, int, int]:
 
 
 def run_track(args: argparse.Namespace) -> int:
+    from .cvload import cv2
+
+    cv2("'jamsumo track'")  # the video extra, or one line naming it, before anything else
     from .source import open_source
 
     if args.pick is not None:

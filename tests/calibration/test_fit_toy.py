@@ -15,7 +15,7 @@ from jamsumo_sim.calibrate import (
     starting_points,
 )
 from jamsumo_sim.calibration.data import load_all
-from jamsumo_sim.calibration.fit import Problem, fit, fit_tilt
+from jamsumo_sim.calibration.fit import Problem, correlations, covariance, fit, fit_tilt
 from jamsumo_sim.calibration.model import Shots, ToySimulator, wrap_quarter
 from jamsumo_sim.errors import UserError
 
@@ -84,20 +84,71 @@ def test_slide_estimate_and_starts(tmp_path, flat_board, base_params):
     assert len(pts) == 3 and pts[0][0] == pytest.approx(0.3, rel=1e-6) and pts[1] == [0.25, 0.7]
 
 
-class _Degenerate(Problem):
-    """Residuals depend on mu_board + mu_die only: the two cannot be told apart."""
+_T = np.linspace(0, 1, 30)
+_U = 100 * (1 + _T)  # mm per unit of mu_board + mu_die
+_W = 5 * np.cos(
+    3 * _T
+)  # mm per unit of mu_board - mu_die: 5 % of _U, so the pair is ~0.99 correlated
+_WIGGLE = np.sin(40 * _T) * 0.01  # a residual no parameter explains (the noise estimate s^2 > 0)
+
+
+class _Correlated(Problem):
+    """Linear residuals with a known Jacobian [U + W, U - W]: the data pin mu_board + mu_die and only
+    weakly mu_board - mu_die, so the two are strongly (anti)correlated by construction."""
 
     names = ("mu_board", "mu_die")
+    w = _W
 
     def evaluate(self, x, blocks=None):
-        t = np.linspace(0, 1, 30)
-        return (x[0] + x[1] - 0.6) * (1 + t) * 100 + np.sin(40 * t) * 0.01
+        return (x[0] + x[1] - 0.6) * _U + (x[0] - x[1] + 0.1) * self.w + _WIGGLE
 
 
-def test_correlated_parameters_are_flagged():
+class _Degenerate(_Correlated):
+    """W = 0: the residuals depend on mu_board + mu_die only, the two cannot be told apart at all."""
+
+    w = 0 * _W
+
+
+def test_correlated_parameters_are_flagged_with_the_constructed_correlation():
+    J = np.column_stack([_U + _W, _U - _W])
+    cov = np.linalg.inv(J.T @ J)  # well conditioned (cond ~ 1e3): the exact answer
+    rho = cov[0, 1] / math.sqrt(cov[0, 0] * cov[1, 1])
+    assert -0.999 < rho < -0.98
+    best = (
+        np.array([0.25, 0.35]) - np.linalg.lstsq(J, _WIGGLE, rcond=None)[0]
+    )  # linear least squares
+    res = fit(_Correlated(), [[0.2, 0.3]])
+    assert res.values == pytest.approx(best, abs=1e-7)
+    assert res.corr[0][1] == pytest.approx(rho, rel=1e-6)
+    assert len(res.warnings) == 1 and "mu_board and mu_die" in res.warnings[0]
+    assert "cannot tell them apart" in res.warnings[0]
+
+
+def test_inseparable_parameters_are_flagged_whatever_the_rounding():
+    # J^T J is singular here: the answer must not hang on how the last bits of J happened to round
+    # (an inverse of it once came out with negative variances: no warning on some BLAS kernels)
     res = fit(_Degenerate(), [[0.2, 0.3]])
     assert res.warnings and "cannot tell them apart" in res.warnings[0]
-    assert abs(res.corr[0][1]) > 0.95
+    assert res.corr[0][1] == pytest.approx(-1.0, abs=1e-9)  # the sum is pinned: anti-correlated
+    assert min(res.stderr) > 100  # not determined: huge errors, not zero ones
+    u = _U[:, None]
+    for eps in (0.0, 1e-16, -1e-16, 3e-15, -3e-15):
+        J = np.hstack([u, u * (1 + eps)])
+        corr = correlations(covariance(J, _WIGGLE))
+        assert corr[0, 1] == pytest.approx(-1.0, abs=1e-9), eps
+
+
+def test_a_parameter_without_effect_is_named():
+    class NoDie(Problem):
+        names = ("mu_board", "mu_die")
+
+        def evaluate(self, x, blocks=None):
+            return (x[0] - 0.3) * _U + _WIGGLE
+
+    res = fit(NoDie(), [[0.2, 0.3]])
+    assert any(w.startswith("mu_die does not change the residuals") for w in res.warnings)
+    assert res.value("mu_board") == pytest.approx(0.3 - _U @ _WIGGLE / (_U @ _U), abs=1e-5)
+    assert res.error("mu_die") > 100 * res.error("mu_board")
 
 
 def test_multistart_reports_other_minima():

@@ -20,7 +20,9 @@ from jamsumo_sim.params import PhysicsParams
 
 SAMPLES = Path(__file__).resolve().parents[2] / "calibration" / "samples"
 FUZZ = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
 
@@ -150,7 +152,9 @@ def test_mutated_values_fit_only_user_errors(plank, text):
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(data=st.binary(max_size=200), base=st.sampled_from(sorted(SAMPLE_LINES)))
 def test_mutated_bytes_only_user_errors(tmp_path, plank, data, base):

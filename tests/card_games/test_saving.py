@@ -147,6 +147,8 @@ def test_a_finished_game_whose_record_fails_is_kept(
         "2",
         "--seats",
         "random,random",
+        "--seed",
+        "0",
         "--record",
         str(record),
     ]
@@ -181,11 +183,12 @@ def test_the_default_save_folder_is_checked_when_a_person_plays(
     (tmp_path / "data").write_text("")  # XDG_DATA_HOME is a file
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
-    code, out, err = run(capsys, "play", "jellyfish", "--players", "2", "--seats", "human,random")
+    argv = ["play", "jellyfish", "--players", "2", "--seed", "0", "--seats"]
+    code, out, err = run(capsys, *argv, "human,random")
     assert code == 2 and "is a file, not a folder" in err and "give --record FILE" in err
     assert out == ""
     # bots alone never save: the same folder does not matter to them
-    assert run(capsys, "play", "jellyfish", "--players", "2", "--seats", "random,random")[0] == 0
+    assert run(capsys, *argv, "random,random")[0] == 0
 
 
 def _saved_game(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch) -> Path:  # noqa: ANN001
@@ -234,6 +237,8 @@ def test_verify_reports_a_divergence_on_stderr(
         "2",
         "--seats",
         "random,random",
+        "--seed",
+        "0",
         "--record",
         str(record),
     ]

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.child_limits import HANG_GUARD_S
 from tests.hostile.harness import script
 
 from .tables_helpers import GAMES, MENU_ITEM, PROMPT
@@ -26,7 +27,7 @@ from .tables_helpers import GAMES, MENU_ITEM, PROMPT
 pytestmark = pytest.mark.slow
 
 PANE = ("100", "60")  # columns, rows
-GAME_TIMEOUT_S = 40.0  # per game; all four take a few seconds each
+GAME_CPU_S = 60  # the game's CPU budget (ulimit -t in the pane); all four take a few seconds each
 POLL_S = 0.01
 DONE = "CARD-GAMES-EXIT="
 
@@ -80,9 +81,10 @@ def test_a_person_plays_a_whole_game_in_a_terminal(
 ) -> None:
     players, seats, seed = GAMES[game]
     command = (
+        f"ulimit -t {GAME_CPU_S}; "
         f"env -u COLUMNS -u LINES -u NO_COLOR XDG_DATA_HOME={tmp_path} TERM=xterm-256color "
         f"{script('card-games')} play {game} --players {players} --seats {seats} --seed {seed}"
-        f"; echo {DONE}$?; sleep 120"
+        f"; echo {DONE}$?; sleep {HANG_GUARD_S:.0f}"  # the pane stays to be read
     )
     started = subprocess.run(
         [*tmux, "new-session", "-d", "-s", "g", "-x", PANE[0], "-y", PANE[1], command],
@@ -94,9 +96,9 @@ def test_a_person_plays_a_whole_game_in_a_terminal(
         pytest.skip(f"tmux cannot start a session here: {started.stderr.strip()[:200]}")
     state: dict[str, object] = {}
     answered = ""
-    deadline = time.monotonic() + GAME_TIMEOUT_S
+    hang_guard = time.monotonic() + HANG_GUARD_S  # a game out of CPU ends, with its exit code
     moves = 0
-    while time.monotonic() < deadline:
+    while time.monotonic() < hang_guard:
         screen = _capture(tmux, history=60)
         if DONE in screen:
             break

@@ -12,10 +12,17 @@ import pytest
 
 import jamsumo_sim
 from jamsumo_sim import __version__, kernel_cache
+from tests.child_limits import cpu_limited, hang_guard
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, *args],
+        capture_output=True,
+        text=True,
+        timeout=hang_guard(120),
+        preexec_fn=cpu_limited(120),
+    )
 
 
 @pytest.mark.parametrize("module,prog", [("jamsumo_sim", "jamsumo"), ("card_games", "card-games")])
@@ -63,7 +70,8 @@ def run_script(name: str, *args: str, cwd: Path, **env: str) -> subprocess.Compl
         [str(installed_script(name)), *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=hang_guard(120),
+        preexec_fn=cpu_limited(120),
         cwd=cwd,
         env=full,
     )

@@ -8,101 +8,11 @@ editable install of this project), and the project itself comes only from the wh
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import site
-import subprocess
-import sys
-import sysconfig
-import venv
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(the wheel, the source copy it was built from)."""
-    root = tmp_path_factory.mktemp("wheel")
-    dist = root / "dist"
-    # build from a copy: setuptools writes build/ beside the sources, and two test workers building
-    # in the checkout at once trip over each other's files
-    src = root / "src"
-    shutil.copytree(
-        REPO,
-        src,
-        ignore=shutil.ignore_patterns(
-            ".git",
-            ".venv",
-            "venv",
-            "build",
-            "dist",
-            "*.egg-info",
-            "__pycache__",
-            ".*_cache",
-            ".hypothesis",
-            "out",
-        ),  # fmt: skip
-        symlinks=True,
-    )
-    build = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(dist),
-            str(src),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert build.returncode == 0, build.stderr[-2000:]
-    return next(dist.glob("jamsumo-*.whl")), src
-
-
-def make_env(env_dir: Path) -> Path:
-    """A new virtual environment borrowing the test environment's third-party packages."""
-    venv.EnvBuilder(with_pip=False).create(env_dir)
-    py = env_dir / "bin" / "python"
-    purelib = subprocess.run(
-        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    borrowed = {sysconfig.get_paths()["purelib"], *site.getsitepackages()}
-    Path(purelib, "borrowed_deps.pth").write_text("\n".join(sorted(borrowed)) + "\n")
-    return Path(purelib)
-
-
-def pip_install(env_dir: Path, *what: str) -> None:
-    install = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "--python",
-            str(env_dir / "bin" / "python"),
-            "install",
-            "--no-deps",
-            "--no-index",
-            "--no-build-isolation",
-            "-q",
-            *what,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert install.returncode == 0, install.stderr[-2000:]
+from tests.cli.wheel_helpers import REPO, make_env, pip_install, run_in
 
 
 @pytest.fixture(scope="module")
@@ -111,15 +21,6 @@ def installed(built: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
     make_env(env_dir)
     pip_install(env_dir, str(built[0]))
     return env_dir
-
-
-def run_in(env_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NUMBA_CACHE_DIR")}
-    # the compiled-kernel cache of this environment's own copy goes to the user cache: here, beside it
-    env.update(
-        SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", XDG_CACHE_HOME=str(env_dir / "cache")
-    )
-    return subprocess.run(list(args), capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
 
 
 def test_the_wheel_brings_code_and_data(installed: Path, tmp_path: Path) -> None:

@@ -23,9 +23,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.child_limits import HANG_GUARD_S, cpu_limited
+
 NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 INSTALL_TIMEOUT_S = 600
-START_TIMEOUT_S = 30.0
+BROWSER_CPU_S = 300  # each browser process's CPU budget (RLIMIT_CPU); waits on it are hang guards
 _LISTENING = re.compile(r"DevTools listening on (ws://\S+)")
 _tried_install = False
 
@@ -86,13 +88,16 @@ class Browser:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=cpu_limited(BROWSER_CPU_S),
         )
         url = self._endpoint()
         port = url.split(":")[2].split("/")[0]
-        deadline = time.monotonic() + START_TIMEOUT_S
+        deadline = time.monotonic() + HANG_GUARD_S
         page = None
         while page is None and time.monotonic() < deadline:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=5) as r:
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{port}/json/list", timeout=HANG_GUARD_S
+            ) as r:
                 targets = json.load(r)
             page = next((t for t in targets if t.get("type") == "page"), None)
             if page is None:
@@ -100,13 +105,13 @@ class Browser:
         assert page is not None, "Chromium opened no page"
         self._stack = contextlib.ExitStack()
         self.ws = self._stack.enter_context(
-            connect(page["webSocketDebuggerUrl"], max_size=None, open_timeout=10)
+            connect(page["webSocketDebuggerUrl"], max_size=None, open_timeout=HANG_GUARD_S)
         )
         self.next_id = 0
 
     def _endpoint(self) -> str:
         assert self.proc.stderr is not None
-        deadline = time.monotonic() + START_TIMEOUT_S
+        deadline = time.monotonic() + HANG_GUARD_S
         seen = []
         while time.monotonic() < deadline:
             line = self.proc.stderr.readline()
@@ -124,7 +129,7 @@ class Browser:
         mine = self.next_id
         self.ws.send(json.dumps({"id": mine, "method": method, "params": params}))
         while True:
-            msg = json.loads(self.ws.recv(timeout=30))
+            msg = json.loads(self.ws.recv(timeout=HANG_GUARD_S))
             if msg.get("id") == mine:
                 assert "error" not in msg, msg["error"]
                 return msg.get("result", {})
@@ -138,7 +143,7 @@ class Browser:
         self.call("Page.navigate", url=path.resolve().as_uri())
         self.wait_for("document.readyState === 'complete' && !!document.getElementById('player')")
 
-    def wait_for(self, expression: str, timeout: float = 10.0) -> None:
+    def wait_for(self, expression: str, timeout: float = HANG_GUARD_S) -> None:
         deadline = time.monotonic() + timeout
         while not self.evaluate(f"Boolean({expression})"):
             assert time.monotonic() < deadline, f"timed out waiting for {expression}"

@@ -1,8 +1,8 @@
 """Hostile input to the installed `jamsumo calibrate`: one test per class of bad input (issue 15).
 
-Each case must exit 2 with one stderr line naming the file (and line, column where there is one),
-no traceback, within the harness's 10 s and 1 GiB; outputs are checked before any fitting and never
-overwrite an input.
+Each case must exit 2 with one stderr line naming the file (and line, column where there is one), no
+traceback, within the harness's 10 s of CPU and 1 GiB; outputs are checked before any fitting and
+never overwrite an input.
 """
 
 from __future__ import annotations

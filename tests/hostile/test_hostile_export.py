@@ -33,7 +33,8 @@ def record(tmp_path_factory):
     from card_games.cli import main
 
     path = tmp_path_factory.mktemp("hostile-export-cards") / "jam.json"
-    assert main(["play", "the-jam", "--players", "2", "--record", str(path), "--json"]) == 0
+    argv = ["play", "the-jam", "--players", "2", "--seed", "0", "--record", str(path), "--json"]
+    assert main(argv) == 0
     return path
 
 
@@ -133,3 +134,60 @@ def test_card_games_export_bad_inputs(record, tmp_path):
         run_cli("card-games", "export", str(record), "--out", str(tmp_path / "g.pdf")), ".pdf"
     )
     assert not ok.exists()
+
+
+# --- a request far too long: refused up front (issue 31) -------------------------------------------
+
+REFUSAL_CPU_S = 4  # now ~1.4 s; the old exporter simulated all 166 shots twice first: 5.4 s
+
+
+@pytest.fixture(scope="module")
+def long_replay(tmp_path_factory):
+    """A 20-round Sumo match (166 shots)."""
+    from jamsumo_sim.replay import save_replay
+    from jamsumo_sim.rules.match_cli import make_agents
+    from jamsumo_sim.turnloop import get_game, play
+
+    game = get_game("sumo")
+    params = game.validate_params({**game.default_params(2), "rounds": 20, "noise": "table"})
+    result = play(game, make_agents(game, ["random", "random"]), seed=3, params=params)
+    path = tmp_path_factory.mktemp("hostile-export-long") / "sumo20.json"
+    save_replay(path, result.state, ["random", "random"])
+    # the refusal counts shots by stepping them; the kernels that takes are compiled (and cached)
+    # here, not in the child timed below
+    from jamsumo_sim.export.frames import rest_steps
+    from jamsumo_sim.replay import load_replay
+
+    shot = next(load_replay(path).iter_shots())
+    rest_steps(shot.preview(), shot.state.shot_time, shot.state.physics.step)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("options", "how"),
+    [
+        # ~690,000 frames: the shots are counted until the limit is passed (about 25 of them)
+        (("--fps", 120, "--speed", 0.01), "about "),
+        # ~400,000: the held stills alone are too many; nothing is simulated
+        (("--fps", 120, "--hold", 10), "at least "),
+    ],
+)
+def test_a_huge_video_is_refused_before_the_work(long_replay, tmp_path, options, how):
+    import re
+    import signal
+
+    from tests.export.child import run_export
+    from tests.hostile.harness import MEMORY_LIMIT_BYTES, Outcome
+
+    out = tmp_path / "long.mp4"
+    run = run_export(
+        long_replay, "--all", "--out", out, *options,
+        cpu_s=REFUSAL_CPU_S, memory_bytes=MEMORY_LIMIT_BYTES,
+    )  # fmt: skip
+    assert run.code != -signal.SIGXCPU, f"not refused within {REFUSAL_CPU_S} CPU seconds"
+    line = assert_one_line_error(
+        Outcome(run.code, run.stdout, run.stderr), how, "an MP4 may have at most 100,000", "--fps"
+    )
+    frames = re.search(r"would be (?:about |at least )([\d,]+) frames", line)
+    assert frames and int(frames.group(1).replace(",", "")) > 300_000, line
+    assert not out.exists()

@@ -1,8 +1,8 @@
 """Hostile input to `jamsumo match` and `jamsumo replay` (issue 15).
 
-Each class of bad input runs the installed ``jamsumo`` (10 s, 1 GiB) and must end in one stderr line and
-exit 2; a real Ctrl-C must say where the match was saved; the fuzz tests call the replay reader (and the
-re-play) in-process on mutated files: only UserError may escape.
+Each class of bad input runs the installed ``jamsumo`` (10 s of CPU, 1 GiB) and must end in one
+stderr line and exit 2; a real Ctrl-C must say where the match was saved; the fuzz tests call the
+replay reader (and the re-play) in-process on mutated files: only UserError may escape.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from jamsumo_sim.replay import content_hash, load_replay, save_replay, verify_re
 from jamsumo_sim.rules.bots import RandomBot
 from jamsumo_sim.rules.game import JAM
 from jamsumo_sim.turnloop import play
+from tests.child_limits import HANG_GUARD_S, cpu_limited
 
-from .harness import TIME_LIMIT_S, _limit_memory, assert_one_line_error, run_cli, script
+from .harness import CPU_LIMIT_S, LIMITS, assert_one_line_error, run_cli, script
 
 SHORT = {"players": 2, "rounds": 1, "max_turns": 3, "shot_time": 1.5}
 
@@ -124,6 +125,7 @@ def test_replay_viewer_arguments(tmp_path: Path, recorded, args: list[str], frag
 # --- jamsumo match ------------------------------------------------------------------------------------
 
 MATCH = ["match", "--mode", "jam", "--seats", "random,random", "--rounds", "1", "--max-turns", "3"]
+MATCH += ["--seed", "0"]
 
 
 @pytest.mark.parametrize(
@@ -177,12 +179,12 @@ def test_ctrl_c_says_where_the_match_is_saved(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_limit_memory,
+        preexec_fn=LIMITS,  # a match that never records its shots runs out of CPU and ends
         env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
     )
     try:
-        deadline = time.monotonic() + 3 * TIME_LIMIT_S  # start-up and two shots, on a busy machine
-        while time.monotonic() < deadline and proc.poll() is None:
+        hang_guard = time.monotonic() + HANG_GUARD_S
+        while time.monotonic() < hang_guard and proc.poll() is None:
             try:
                 if len(json.loads(rec.read_text())["shots"]) >= 2:
                     break
@@ -191,7 +193,7 @@ def test_ctrl_c_says_where_the_match_is_saved(tmp_path: Path) -> None:
             time.sleep(0.05)
         assert proc.poll() is None, "the match ended before it could be interrupted"
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=TIME_LIMIT_S)
+        _, err = proc.communicate(timeout=HANG_GUARD_S)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -209,8 +211,8 @@ def test_new_records_get_the_umask_mode(tmp_path: Path) -> None:
         [script("jamsumo"), *MATCH, "--record", "m.json"],
         cwd=tmp_path,
         capture_output=True,
-        timeout=TIME_LIMIT_S,
-        preexec_fn=lambda: os.umask(0o027),
+        timeout=HANG_GUARD_S,
+        preexec_fn=cpu_limited(CPU_LIMIT_S, then=lambda: os.umask(0o027)),
         env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
     )
     assert proc.returncode == 0, proc.stderr
@@ -281,7 +283,9 @@ def test_fuzz_replay_fields(tmp_path: Path, recorded, data: st.DataObject) -> No
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(cut=st.integers(min_value=0), flips=st.lists(st.tuples(st.integers(0), st.integers(0, 255))))
 def test_fuzz_replay_bytes(tmp_path: Path, recorded, cut: int, flips: list) -> None:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from jamsumo_sim.net import protocol as wire
 from jamsumo_sim.net.client import Client, JoinOptions
 from jamsumo_sim.net.host import HostOptions
+from tests.child_limits import HANG_GUARD_S
 from tests.hostile.harness import assert_one_line_error, run_cli
 from tests.net.helpers import bot, card_state, start_host
 
@@ -19,16 +21,22 @@ PASSWORD = "jam"
 
 
 async def _exchange(
-    url: str, *frames: str | bytes, wait: float = 0.3
+    url: str, *frames: str | bytes, errors: int = 1, closes: bool = False, quiet: float = 0.3
 ) -> tuple[list[dict], int | None]:
-    """Send frames on a fresh connection; return the replies and the close code (None: open)."""
+    """Send frames on a fresh connection; return the replies and the close code (None: open).
+
+    Waits, however long the host takes, for ``errors`` error replies (and the close, if
+    ``closes``); then takes what else comes within ``quiet`` s. Only that look for extra replies
+    is timed: on a busy machine it may see fewer, never a false alarm."""
     replies: list[dict] = []
     async with connect(url, proxy=None, compression=None, max_size=None) as conn:
         try:
             for frame in frames:
                 await conn.send(frame)
+            while len(_codes(replies)) < errors or closes:
+                replies.append(json.loads(await conn.recv()))
             while True:
-                raw = await asyncio.wait_for(conn.recv(), wait)
+                raw = await asyncio.wait_for(conn.recv(), quiet)
                 replies.append(json.loads(raw))
         except TimeoutError:
             return replies, None
@@ -78,23 +86,29 @@ def test_hostile_clients_are_refused_and_the_match_goes_on():
         while good.token is None:
             await asyncio.sleep(0.01)
         seen = {}
-        seen["password"] = await _exchange(url, wire.encode("hello", password="marmalade"))
-        seen["malformed"] = await _exchange(url, "{not json", b"\x00binary", "[1]", '{"v":1}')
+        seen["password"] = await _exchange(
+            url, wire.encode("hello", password="marmalade"), closes=True
+        )
+        seen["malformed"] = await _exchange(
+            url, "{not json", b"\x00binary", "[1]", '{"v":1}', errors=4
+        )
         seen["deep"] = await _exchange(url, "[" * 5000 + "]" * 5000)
         seen["version"] = await _exchange(url, json.dumps({"v": 99, "type": "hello"}))
-        seen["taken"] = await _exchange(url, _hello(seat=0))
+        seen["taken"] = await _exchange(url, _hello(seat=0), closes=True)
         seen["no seat"] = await _exchange(url, _hello(seat=7))
         seen["thief"] = await _exchange(url, _hello(token="0" * 32))
-        seen["huge"] = await _exchange(url, "x" * (wire.MAX_CLIENT_MESSAGE_BYTES + 10))
+        seen["huge"] = await _exchange(
+            url, "x" * (wire.MAX_CLIENT_MESSAGE_BYTES + 10), errors=0, closes=True
+        )
         watcher = [_hello(spectate=True), wire.encode("move", at=0, action={"name": "x"})]
         seen["spectator"] = await _exchange(url, *watcher)
         flood = [_hello(spectate=True)] + [wire.encode("chat", text="spam")] * 150
-        seen["flood"] = await _exchange(url, *flood, wait=0.5)
+        seen["flood"] = await _exchange(url, *flood, quiet=0.5)
         seat_one: list = []
         results = await asyncio.gather(task, good_task, _seat_one(url, seat_one))
         return host, seen, results, seat_one
 
-    host, seen, results, seat_one = asyncio.run(asyncio.wait_for(go(), 40))
+    host, seen, results, seat_one = asyncio.run(asyncio.wait_for(go(), HANG_GUARD_S))
     assert _codes(seen["password"][0]) == ["password"] and seen["password"][1] is not None
     assert _codes(seen["malformed"][0]) == ["malformed"] * 4 and seen["malformed"][1] is None
     assert _codes(seen["deep"][0]) == ["malformed"]
@@ -123,6 +137,25 @@ def test_host_and_join_bad_arguments_are_one_line_errors():
     assert_one_line_error(out, "cannot reach")
     out = run_cli("card-games", "host", "jellyfish", "--players", "3", "--seats", "remote,smart")
     assert_one_line_error(out, "--seats")
+
+
+MALFORMED_URLS = [
+    ("ws://[::1", "Invalid IPv6 URL"),  # an unclosed bracket: urllib's ValueError was a traceback
+    ("ws://127.0.0.1:99999", "out of range"),
+    ("ws://127.0.0.1:-1", "'-1'"),
+    ("ws://localhost:80x", "'80x'"),
+    ("wss://[zz]:8765", "'zz'"),
+    ("ws://127.0.0.1:0", "port 0"),  # websockets took it for port 80
+    ("ws://:8765", "ws://HOST:PORT"),
+    ("ws://a host:8765", "ws://HOST:PORT"),
+]
+
+
+@pytest.mark.parametrize("prog,bot", [("jamsumo", "random"), ("card-games", "smart")])
+def test_join_refuses_a_malformed_address_in_one_line(prog, bot):
+    for url, why in MALFORMED_URLS:
+        out = run_cli(prog, "join", url, "--bot", bot, "--wait", "0")
+        assert_one_line_error(out, "is not a ws://HOST:PORT address", why)
 
 
 def test_host_resume_and_seat_and_wait_flags_are_one_line_errors(tmp_path):

@@ -1,5 +1,5 @@
 """Hostile input to the installed `jamsumo play`: one test per class of bad input; each must exit 2 with
-one line on stderr and no traceback, within 10 s and 1 GiB (see harness.py)."""
+one line on stderr and no traceback, within 10 s of CPU and 1 GiB (see harness.py)."""
 
 from __future__ import annotations
 

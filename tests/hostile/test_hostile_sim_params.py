@@ -1,7 +1,8 @@
 """Hostile physics input (issue 15): params and board TOML, scenarios, records' physics.
 
-Each class of bad input runs the installed ``jamsumo`` (10 s, 1 GiB) and must end in one stderr line,
-exit 2; the fuzz tests call the readers in-process on mutated input: only UserError may escape.
+Each class of bad input runs the installed ``jamsumo`` (10 s of CPU, 1 GiB) and must end in one
+stderr line, exit 2; the fuzz tests call the readers in-process on mutated input: only UserError may
+escape.
 """
 
 from __future__ import annotations
@@ -20,15 +21,9 @@ from jamsumo_sim.errors import UserError
 from jamsumo_sim.params import RANGES, PhysicsParams, dump_params, load_params
 from jamsumo_sim.scenario import build_world
 from jamsumo_sim.world import World
+from tests.child_limits import HANG_GUARD_S
 
-from .harness import (
-    TIME_LIMIT_S,
-    Outcome,
-    _limit_memory,
-    assert_one_line_error,
-    run_cli,
-    script,
-)
+from .harness import LIMITS, Outcome, assert_one_line_error, run_cli, script
 
 SLIDE = {"version": 1, "dice": [{"id": "d", "x": 0.1, "y": -0.15, "vx": 0.5, "vy": 0.0}]}
 LATIN1_PARAMS = b"version = 1\n# 16 mm = 16000 \xb5m\n[params]\nmu_board = 0.3\n"
@@ -156,8 +151,8 @@ def test_scenario_on_stdin_not_utf8(tmp_path):
             stdin=handle,
             capture_output=True,
             text=True,
-            timeout=TIME_LIMIT_S,
-            preexec_fn=_limit_memory,
+            timeout=HANG_GUARD_S,
+            preexec_fn=LIMITS,
         )
     out = Outcome(proc.returncode, proc.stdout, proc.stderr)
     assert_one_line_error(out, "stdin", "not UTF-8", "0xb5")
@@ -244,7 +239,9 @@ def test_replay_verify_of_a_record_with_bad_physics(tmp_path, record, change, fr
 # --- fuzzing the readers in-process ---------------------------------------------------------------
 
 FUZZ = settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
 

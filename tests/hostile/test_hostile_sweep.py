@@ -1,5 +1,5 @@
 """Hostile input to `jamsumo sweep` (issue 20): every bad spec, flag or path is one stderr line,
-exit 2, no traceback, within the harness's 10 s and 1 GiB."""
+exit 2, no traceback, within the harness's 10 s of CPU and 1 GiB."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Hostile input to the table rules (issue 18): --table/--practice, set-up actions and execution
-outcomes in replay files. The installed ``jamsumo`` runs (10 s, 1 GiB); each bad input is one stderr
-line and exit 2; replay readers called in-process let only UserError escape."""
+outcomes in replay files. The installed ``jamsumo`` runs (10 s of CPU, 1 GiB); each bad input is one
+stderr line and exit 2; replay readers called in-process let only UserError escape."""
 
 from __future__ import annotations
 

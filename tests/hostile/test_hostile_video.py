@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.child_limits import cpu_limited, hang_guard
+
 from .harness import assert_one_line_error, run_cli, script
 
 cv2 = pytest.importorskip("cv2")
@@ -161,7 +163,8 @@ def test_bad_stretches_are_per_shot_warnings(tmp_path):
     cam = tmp_path / "cam.json"
     cam.write_text(json.dumps(camera.intrinsics().to_json()))
     run = subprocess.run([script("jamsumo"), "track", str(video), "--dice", "red", "--camera", str(cam),
-                          "--out", str(tmp_path / "o")], capture_output=True, text=True, timeout=300)  # fmt: skip
+                          "--out", str(tmp_path / "o")], capture_output=True, text=True,
+                         timeout=hang_guard(300), preexec_fn=cpu_limited(300))  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr
     warns = [ln for ln in run.stderr.splitlines() if ln.strip()]

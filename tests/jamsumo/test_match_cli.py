@@ -129,7 +129,7 @@ def test_players_follow_the_seats_and_resume_keeps_the_saved_match(
 ) -> None:
     rec = tmp_path / "m3.json"
     argv = ["match", "--mode", "jam", "--seats", "random,random,random", "--rounds", "1"]
-    assert main([*argv, "--max-turns", "3", "--json", "--record", str(rec)]) == 0
+    assert main([*argv, "--max-turns", "3", "--seed", "0", "--json", "--record", str(rec)]) == 0
     assert json.loads(capsys.readouterr().out)["players"] == 3
     # a finished match cannot be resumed, and a resume takes no new rules
     assert main(["match", "--resume", str(rec)]) == 2
@@ -325,7 +325,7 @@ def test_ctrl_c_without_record_says_nothing_was_saved(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _interrupt_in_a_turn(monkeypatch, 2)
-    assert main(["match", *SHORT, "--json"]) == 130
+    assert main(["match", *SHORT, "--seed", "0", "--json"]) == 130
     err = capsys.readouterr().err.strip()
     assert "not saved" in err and "--record FILE" in err and len(err.splitlines()) == 1
 

@@ -20,6 +20,7 @@ from jamsumo_sim.rules.flicks import FlickSpec, read_flick
 from jamsumo_sim.rules.match import _flick
 from jamsumo_sim.turnloop import CHANCE, Action, play
 from jamsumo_sim.turnloop.driver import seeded_outcome
+from tests.child_limits import cpu_limited, hang_guard
 from tests.jamsumo.helpers import new_state, settle_marker
 
 
@@ -163,7 +164,7 @@ def test_an_execution_error_never_makes_an_unfair_flick(tmp_path):
     args = ["match", "--mode", "sumo", "--table", "--seats", "random,random", "--seed", "33"]
     done = subprocess.run(
         [str(script), *args, "--record", str(path), "--json"],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True, text=True, timeout=hang_guard(300), preexec_fn=cpu_limited(300),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["finished"]

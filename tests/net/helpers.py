@@ -11,6 +11,7 @@ from typing import Any
 from jamsumo_sim.net.client import Client, JoinOptions
 from jamsumo_sim.net.host import Host, HostOptions
 from jamsumo_sim.turnloop import Agent, Game, State, get_game
+from tests.child_limits import HANG_GUARD_S
 
 CARD = {"jumble_jam": 3, "jellyfish": 3, "jumblejack": 4, "the_jam": 3}
 
@@ -108,7 +109,7 @@ async def _run(state, remote, record, options, proxy, extra, client_options) -> 
         clients.append(Client(url, opts, bot, say=lambda text: None, on_message=messages[k].append))
     if extra is not None:
         clients.extend(extra(url))
-    out = await asyncio.wait_for(asyncio.gather(task, *(c.run() for c in clients)), 60)
+    out = await asyncio.wait_for(asyncio.gather(task, *(c.run() for c in clients)), HANG_GUARD_S)
     if proxy is not None:
         await proxy.stop()
     return Run(host, clients, out[0], list(out[1:]), messages)

@@ -10,6 +10,7 @@ import socket
 from jamsumo_sim.net.client import Client, JoinOptions
 from jamsumo_sim.net.host import Host, HostOptions
 from jamsumo_sim.net.terminal import Presence, TerminalInput, attach
+from tests.child_limits import HANG_GUARD_S
 from tests.net.helpers import bot, card_state, jam_state, result_of
 
 
@@ -60,7 +61,9 @@ def test_a_terminal_say_reaches_every_player_and_presence_is_shown():
         # typed at once, before the client has even connected: it goes once welcomed
         attach(clients[0], io.StringIO("/say good luck\n"))
         attach(clients[1], io.StringIO(""))
-        results = await asyncio.wait_for(asyncio.gather(task, *(c.run() for c in clients)), 30)
+        results = await asyncio.wait_for(
+            asyncio.gather(task, *(c.run() for c in clients)), HANG_GUARD_S
+        )
         return results, said
 
     results, said = asyncio.run(go())
@@ -92,14 +95,14 @@ def test_a_players_aim_reaches_the_others_and_bad_aims_are_refused():
                 bad = {"die": "x1", "direction": 0.5, "speed": 1e9}
                 for fields in (bad, good):
                     send = client.send_aim(at, fields)
-                    asyncio.run_coroutine_threadsafe(send, client.loop).result(5)
+                    asyncio.run_coroutine_threadsafe(send, client.loop).result(HANG_GUARD_S)
                 return self.inner.act(view)
 
         for k in range(2):
             client = Client(url, JoinOptions(seat=k), Aimer, say=lambda t: None)
             client.on_aim = aims[k].append
             clients.append(client)
-        await asyncio.wait_for(asyncio.gather(task, *(c.run() for c in clients)), 30)
+        await asyncio.wait_for(asyncio.gather(task, *(c.run() for c in clients)), HANG_GUARD_S)
         return host, aims
 
     host, aims = asyncio.run(go())
@@ -118,16 +121,19 @@ def test_join_waits_for_a_host_that_is_not_listening_yet():
     async def go():  # noqa: ANN202
         said: list[str] = []
         url = f"ws://127.0.0.1:{port}"
-        client = Client(url, JoinOptions(seat=0, wait=5.0), bot, say=said.append)
+        # the client's wait (wall time, the behaviour under test) is far longer than the host's
+        # start-up even on a busy machine; the host starts once the client has knocked and failed
+        client = Client(url, JoinOptions(seat=0, wait=60.0), bot, say=said.append)
         joining = asyncio.create_task(client.run())
-        await asyncio.sleep(0.6)  # the client is knocking at a closed port meanwhile
+        while not any("does not answer yet" in line for line in said):
+            await asyncio.sleep(0.01)
         host = _host(card_state("jellyfish", seed=1), remote=1)
         host.options.port = port
-        results = await asyncio.wait_for(asyncio.gather(host.run(), joining), 30)
+        results = await asyncio.wait_for(asyncio.gather(host.run(), joining), HANG_GUARD_S)
         return results, said
 
     (host_result, client_result), said = asyncio.run(go())
     assert client_result == host_result
     assert [line for line in said if "does not answer yet" in line] == [
-        f"ws://127.0.0.1:{port} does not answer yet; trying again (up to 5 s)"
+        f"ws://127.0.0.1:{port} does not answer yet; trying again (up to 60 s)"
     ]

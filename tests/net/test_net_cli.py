@@ -9,7 +9,10 @@ import re
 import subprocess
 import time
 
+from tests.child_limits import HANG_GUARD_S, cpu_limited
 from tests.hostile.harness import script
+
+CPU_S = 60.0  # each process's CPU budget: a match of card bots takes a second or two
 
 
 def _spawn(*args: str) -> subprocess.Popen:
@@ -20,6 +23,7 @@ def _spawn(*args: str) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=cpu_limited(CPU_S),
     )
 
 
@@ -31,19 +35,19 @@ def test_card_games_host_and_two_joins_print_the_same_result(tmp_path):
     )  # fmt: skip
     try:
         port = None
-        deadline = time.monotonic() + 20
-        while port is None and time.monotonic() < deadline:
-            line = host.stderr.readline()
+        for line in host.stderr:  # until the host says where it listens (or ends)
             found = re.search(r"ws://127\.0\.0\.1:(\d+)", line)
-            port = found.group(1) if found else None
+            if found:
+                port = found.group(1)
+                break
         assert port, "the host did not say where it listens"
         url = f"ws://127.0.0.1:{port}"
         joins = [
             _spawn("join", url, "--bot", "smart", "--json", "--password", "pw", "--seed", str(k))
             for k in range(2)
         ]
-        outs = [p.communicate(timeout=30) for p in joins]
-        host_out, host_err = host.communicate(timeout=30)
+        outs = [p.communicate(timeout=HANG_GUARD_S) for p in joins]
+        host_out, host_err = host.communicate(timeout=HANG_GUARD_S)
     finally:
         host.kill()
     assert host.returncode == 0, host_err
@@ -52,7 +56,11 @@ def test_card_games_host_and_two_joins_print_the_same_result(tmp_path):
     expected = {"game", "players", "seed", "variant", "scores", "winner", "turns", "end"}
     assert expected | {"breakdown", "reveal"} == set(result)
     verify = subprocess.run(
-        [script("card-games"), "replay", "--verify", str(record)], capture_output=True, text=True
+        [script("card-games"), "replay", "--verify", str(record)],
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD_S,
+        preexec_fn=cpu_limited(CPU_S),
     )
     assert verify.returncode == 0, verify.stderr
 
@@ -63,9 +71,11 @@ def test_join_tries_a_silent_host_for_the_wait_then_fails_in_one_line():
         [script("jamsumo"), "join", "ws://127.0.0.1:1", "--bot", "random", "--wait", "0.6"],
         capture_output=True,
         text=True,
-        timeout=30,
+        timeout=HANG_GUARD_S,
+        preexec_fn=cpu_limited(CPU_S),
     )
     lines = out.stderr.splitlines()
+    # the --wait under test is wall time; a lower bound only, which load cannot break
     assert out.returncode == 2 and time.monotonic() - started >= 0.6
     assert len(lines) == 2 and "Traceback" not in out.stderr
     assert lines[0] == "ws://127.0.0.1:1 does not answer yet; trying again (up to 0.6 s)"

@@ -14,6 +14,7 @@ from jamsumo_sim.net.host import Host, HostOptions
 from jamsumo_sim.turnloop.driver import step
 from jamsumo_sim.turnloop.recording import save_record, verify_record
 from jamsumo_sim.turnloop.serialize import state_from_json
+from tests.child_limits import HANG_GUARD_S
 from tests.net.helpers import (
     bot,
     card_state,
@@ -130,16 +131,19 @@ def test_a_player_who_leaves_is_replaced_by_a_bot_or_waited_for(on_leave):
         seats = ["remote", "remote", "bot"]
         options = HostOptions(port=0, grace=0.3, on_leave=on_leave, linger=0.5)
         host, task, url = await start_host(state, seats, options)
+        told: list[str] = []
+        host.say = told.append
         stays = Client(url, JoinOptions(seat=0), bot, say=lambda t: None)
         leaves = Client(url, JoinOptions(seat=1), bot, say=lambda t: None)
         t_stay, t_leave = asyncio.create_task(stays.run()), asyncio.create_task(leaves.run())
         while len(host.state.history) < 10:
             await asyncio.sleep(0.01)
         t_leave.cancel()  # the player's computer goes away mid-game
-        await asyncio.sleep(0.6)
+        while not any(line.startswith("seat 1 left") for line in told):  # after the grace time
+            await asyncio.sleep(0.01)
         if on_leave == "pause":
             moves = len(host.state.history)
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.5)  # on a busy machine a weaker check, never a false alarm
             assert len(host.state.history) == moves  # paused, waiting for the player
             back = Client(url, JoinOptions(seat=1), bot, say=lambda t: None)
             back.token = leaves.token  # the same player, reconnecting with the seat's token
@@ -148,7 +152,7 @@ def test_a_player_who_leaves_is_replaced_by_a_bot_or_waited_for(on_leave):
             return await asyncio.gather(task, t_stay, t_back)
         return await asyncio.gather(task, t_stay)
 
-    results = asyncio.run(asyncio.wait_for(go(), 30))
+    results = asyncio.run(asyncio.wait_for(go(), HANG_GUARD_S))
     assert all(r == results[0] for r in results)
     assert results[0]["game"] == "jellyfish"
 

@@ -19,12 +19,14 @@ from jamsumo_sim.board import from_seat  # noqa: E402
 from jamsumo_sim.net.client import JoinOptions, own_result  # noqa: E402
 from jamsumo_sim.net.host import Host, HostOptions  # noqa: E402
 from jamsumo_sim.turnloop import get_game  # noqa: E402
+from tests.child_limits import HANG_GUARD_S, cpu_deadline  # noqa: E402
 from tests.net.helpers import bot, result_of  # noqa: E402
 from tests.ui.helpers import DT, fast, post_drag, px  # noqa: E402
 
-# A safety stop far beyond the match's length, in wall time: the host (its planner bot) runs on
-# another thread, so under load a fixed number of fast frames could end before its moves arrive.
-DEADLINE_S = 180.0
+# A safety stop far beyond the match's length, in this process's CPU time (window and host thread):
+# under load a fixed number of fast frames, or a wall-clock deadline, could end before the host's
+# moves arrive; CPU time only runs while something here works.
+STUCK_CPU_S = 180.0
 
 
 @pytest.fixture(autouse=True)
@@ -56,7 +58,7 @@ class HostThread:
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
-        assert self.ready.wait(10)
+        assert self.ready.wait(HANG_GUARD_S)
 
     def _run(self) -> None:
         async def main() -> dict:
@@ -111,8 +113,8 @@ def test_a_window_client_flicks_and_ends_with_the_hosts_result(tmp_path):
     mine = 0
     shot_seen_busy = False
     try:
-        deadline = time.monotonic() + DEADLINE_S
-        while time.monotonic() < deadline:
+        stuck = cpu_deadline(STUCK_CPU_S)
+        while not stuck():
             if app.table_shown() and not session.finished():
                 pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0))
             if app.human_to_move() == 0:
@@ -139,7 +141,7 @@ def test_a_window_client_flicks_and_ends_with_the_hosts_result(tmp_path):
         app.screenshot(str(shot))
     finally:
         session.link.close()
-    served.thread.join(10)
+    served.thread.join(HANG_GUARD_S)
     result = session.link.outcome()
     assert mine >= 2  # the person's flicks, by mouse, went to the host and were played
     assert shot_seen_busy  # the host bot's shot was animated here, not just applied

@@ -150,6 +150,8 @@ def test_a_hard_high_flick_hops_and_lands(flat_world, params):
     w = flat_world
     w.add_die("a", -2.8, 0.0, face=1)
     w.apply_flick(Flick("a", 0.0, params.die_mass * 4.0, height=1.0))
+    w.step()  # it leaves the board at the step's end, rising (lift-off at phi 0: model 0.7)
+    assert w.state("a").airborne and w._dice["a"].vz > params.hop_min_speed
     w.step()
     s = w.state("a")
     assert s.airborne and s.z > 0 and not s.flat

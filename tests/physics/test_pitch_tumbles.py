@@ -18,7 +18,7 @@ from jamsumo_sim.board import load_board
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.flick import Flick
 from jamsumo_sim.params import PhysicsParams
-from jamsumo_sim.physics import pitch
+from jamsumo_sim.physics import flight, pitch
 from jamsumo_sim.physics.snapshot import _pitch
 from jamsumo_sim.world import World
 
@@ -103,10 +103,15 @@ def test_slipping_landing_keeps_less(params, mu):
 
 
 def test_energy_lost_per_landing_in_the_world(flat, params):
-    """A pitch with 4x the tip energy: after its one landing the pitch holds 1/16 of it."""
-    w, d, rate = _pitched(flat, params, 4.0)
+    """A pitch with 1.8x the tip energy: after its one landing the pitch holds 1/16 of it.  (Not
+    more: from 2x on, the rate at phi 0 exceeds sqrt(5 g / 4a) and the die leaves the board
+    there, model 0.7's lift-off test at each substep's start.)"""
+    w, d, rate = _pitched(flat, params, 1.8)
+    assert not flight.lifts_off(0.0, rate, params)
     e0 = pitch.pitch_energy(0.0, rate, params)
-    while not _tumbles(w.events):
+    for _ in range(1000):
+        if _tumbles(w.events):
+            break
         w.step()
     assert d.pitch is not None  # rocking on the new face
     e1 = pitch.pitch_energy(d.pitch.phi, d.pitch.rate, params)
@@ -184,13 +189,15 @@ def test_high_hard_flick_tumbles_twice_and_ends_shorter(flat, params, speed, hei
 
 @pytest.mark.parametrize("height, offset", [(1.0, 0.0), (0.8, 0.0), (1.0, 0.2)])
 def test_high_flicks_land_on_many_faces(flat, params, height, offset):
-    """50 high flicks at 4 m/s +- 5 %, centred (or a fifth of the face off centre): the hop's
+    """50 high flicks at 3 m/s +- 5 %, centred (or a fifth of the face off centre): the hop's
     time in the air, and so the quarter turns made there, grow with the speed squared, and the
-    landing angle decides the rest (docs/physics.md "Hops and flight")."""
+    landing angle decides the rest (docs/physics.md "Hops and flight").  (Model 0.6 used 4 m/s:
+    at the top of the face that is beyond the launch cap's energy, and every such flick is now
+    scaled to the same one, docs/physics.md "The finger".)"""
     rng = np.random.default_rng(17)
     faces = set()
     for _ in range(50):
-        w, _ = _shot(flat, params, 4.0 + rng.uniform(-0.2, 0.2), height, offset=offset)
+        w, _ = _shot(flat, params, 3.0 + rng.uniform(-0.15, 0.15), height, offset=offset)
         faces.add(w.state("a").face)
     assert len(faces) >= 4
 

@@ -16,6 +16,7 @@ from jamsumo_sim import scenario as sc
 from jamsumo_sim.board import load_board
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.params import PhysicsParams, dump_params
+from tests.child_limits import cpu_limited, hang_guard
 
 BASE = {
     "version": 1,
@@ -168,7 +169,11 @@ def test_run_reports_errors_in_one_line(tmp_path, capsys):
 
 def _cli(*argv):
     return subprocess.run(
-        [sys.executable, "-m", "jamsumo_sim", *argv], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "jamsumo_sim", *argv],
+        capture_output=True,
+        text=True,
+        timeout=hang_guard(120),
+        preexec_fn=cpu_limited(120),
     )
 
 
@@ -308,12 +313,17 @@ FINGER = dict(
 
 def test_finger_speed_flick_equals_its_impulse():
     """A flick by finger speed runs like the impulse (1 + e_f) m_eff V_f it stands for, and its
-    event records the strength it was given (finger_speed, no impulse)."""
+    event records the strength it was given (finger_speed, no impulse).  The push is t = 1.4 -
+    pi/2 off the struck face's normal: m_eff = m / (1 + 6 (o cos t + sin t / 2)^2)."""
     from jamsumo_sim.flick import Flick, finger_impulse
+    from jamsumo_sim.physics.flicks import off_normal
 
     params = PhysicsParams.from_board(load_board("standard")).with_overrides(BASE["params"])
-    j = finger_impulse(Flick.from_json(FINGER["flicks"][0]), params)
-    assert j == pytest.approx((1 + params.finger_restitution) * 0.0045 / (1 + 6 * 0.04))
+    flick = Flick.from_json(FINGER["flicks"][0])
+    j = finger_impulse(flick, params, off_normal(flick, 0.0))  # the World's angle, to the bit
+    t = 1.4 - math.pi / 2
+    arm = 0.2 * math.cos(t) + 0.5 * math.sin(t)
+    assert j == pytest.approx((1 + params.finger_restitution) * 0.0045 / (1 + 6 * arm * arm))
     by_speed = sc.run_scenario(FINGER)
     as_impulse = dict(FINGER, flicks=[{"die": "a", "direction": 1.4, "impulse": j, "offset": 0.2}])
     by_impulse = sc.run_scenario(as_impulse)

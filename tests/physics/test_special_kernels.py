@@ -38,15 +38,16 @@ def _python_pitch_step(phi, rate, vx, vy, spin, p):
     dv = p.mu_pitch * p.gravity * h
     dspin = 1.5 * p.mu_pitch * p.gravity / p.die_size * h
     for _ in range(n):
+        # the lift-off test at each substep's start (model 0.7)
+        if flight.lifts_off(phi, rate, p) and p.hop_lift * flight.rise_rate(phi, rate, p) > (
+            p.hop_min_speed
+        ):
+            return "python", None
         v = math.hypot(vx, vy)
         scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
         vx, vy = vx * scale, vy * scale
         spin = math.copysign(max(0.0, abs(spin) - dspin), spin)
         phi, rate = pitch.swing(phi, rate, h, p)
-        if flight.lifts_off(phi, rate, p) and p.hop_lift * flight.rise_rate(phi, rate, p) > (
-            p.hop_min_speed
-        ):
-            return "python", None
         if phi <= 0.0 and rate <= 0.0:
             return "flat", (phi, rate, vx, vy, spin)
         if phi >= pitch.QUARTER:

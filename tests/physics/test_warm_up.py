@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+from tests.child_limits import cpu_limited, hang_guard
+
 SCRIPT = """
 import json
 import numpy as np
@@ -36,7 +38,12 @@ print(json.dumps([after_warm_up, after_break]))
 
 def test_warm_up_loads_every_kernel_a_break_uses() -> None:
     out = subprocess.run(
-        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, "-c", SCRIPT],
+        capture_output=True,
+        text=True,
+        timeout=hang_guard(60),
+        preexec_fn=cpu_limited(60),
+        check=True,
     )
     after_warm_up, after_break = json.loads(out.stdout.strip().splitlines()[-1])
     assert all(n == 1 for n in after_warm_up.values()), after_warm_up

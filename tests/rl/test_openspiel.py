@@ -15,6 +15,7 @@ from card_games.envs import GAMES  # noqa: E402
 from card_games.ismcts import ISMCTSAgent, root_state  # noqa: E402
 from jamsumo_sim.turnloop import RandomAgent, get_game, play, seat_view  # noqa: E402
 from jamsumo_sim.turnloop.driver import seeded_outcome  # noqa: E402
+from tests.child_limits import cpu_limited, hang_guard  # noqa: E402
 
 PLAYERS = {"jellyfish": 2, "jumble_jam": 2, "jumblejack": 4, "the_jam": 2}
 
@@ -150,7 +151,13 @@ for attempt in (lambda: jellyfish_v0.env(), lambda: card_games.ismcts.ISMCTSAgen
     except UserError as exc:
         print(exc)
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=hang_guard(60),
+        preexec_fn=cpu_limited(60),
+    )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
     assert len(lines) == 2 and all("pip install 'jamsumo[rl]'" in line for line in lines)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from jamsumo_sim.sweep import dask_runner
+from tests.child_limits import cpu_limited, hang_guard
 from tests.hostile.harness import script
 
 
@@ -62,16 +63,23 @@ def test_the_commands_on_two_workers_leave_stderr_empty(command: str, tmp_path: 
             "2",
             "--max-turns",
             "4",
+            "--seed",
+            "0",
             "--workers",
             "2",
             "--json",
             "--out",
             str(tmp_path),
         ]
-    # not harness.run_cli: a cluster needs more than its 10 s and 1 GiB under load
+    # not harness.run_cli: a cluster needs more than its 10 s of CPU and 1 GiB
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     done = subprocess.run(
-        [script("jamsumo"), *args], capture_output=True, text=True, timeout=300, env=env
+        [script("jamsumo"), *args],
+        capture_output=True,
+        text=True,
+        timeout=hang_guard(300),
+        preexec_fn=cpu_limited(300),
+        env=env,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stderr == ""

@@ -68,6 +68,7 @@ def test_card_games_tournament_command(tmp_path: Path, capsys) -> None:
 
 def test_jamsumo_tournament_command(capsys) -> None:
     args = ["tournament", "--mode", "jam", "--rounds", "1", "--max-turns", "2"]
+    args += ["--seed", "0"]
     assert jamsumo_main([*args, "--seats", "random,random", "--matches", "2", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["game"] == "jam" and sum(b["games"] for b in summary["bots"]) == 4

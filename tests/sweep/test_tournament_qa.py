@@ -68,15 +68,17 @@ def test_without_openskill_win_rates_only(monkeypatch, capsys) -> None:
 
 
 def test_default_lineup_fills_the_game(capsys) -> None:
-    argv = ["tournament", "jumblejack", "--matches", "1", "--json"]
+    argv = ["tournament", "jumblejack", "--matches", "1", "--seed", "0", "--json"]
     assert cards_main(argv) == 0
     bots = json.loads(capsys.readouterr().out)["bots"]
     assert [b["bot"] for b in bots] == ["smart", "random#1", "random#2", "random#3"]
 
 
 def test_progress_only_on_a_terminal(monkeypatch, capsys) -> None:
+    """The bar only on a terminal; the line with the expected time (issue 31) anywhere."""
     assert cards_main(JELLYFISH) == 0  # capsys: stderr is not a terminal
-    assert capsys.readouterr().err == ""
+    err = capsys.readouterr().err
+    assert err.startswith("card-games: 3 matches, about ") and err.count("\n") == 1, err
     tty = Terminal()
     monkeypatch.setattr(sys, "stderr", tty)
     assert cards_main(JELLYFISH) == 0

@@ -10,6 +10,7 @@ import pygame
 from jamsumo_sim.turnloop import get_game
 from jamsumo_sim.ui.app import App
 from jamsumo_sim.ui.match_session import MatchSession
+from tests.child_limits import cpu_deadline
 from tests.ui.helpers import DT
 
 # Playback this fast turns a shot's few simulated seconds into a frame or two: frames come as fast as
@@ -45,14 +46,15 @@ def threaded_app(session: MatchSession) -> App:
     return app
 
 
-def play_out(app: App, session: MatchSession, time_limit: float = 60.0) -> Played:
-    """Step frames until ``session``'s match is over and still; round tables are clicked away."""
+def play_out(app: App, session: MatchSession, cpu_limit: float = 60.0) -> Played:
+    """Step frames until ``session``'s match is over and still; round tables are clicked away.
+    ``cpu_limit``: this process's CPU seconds (window and bot thread) before it counts as stuck."""
     if app.session is not session:
         app.session = session
         app._sync_view()
     frames = 0
     moves = len(app.flicks)
-    deadline = time.monotonic() + time_limit
+    stuck = cpu_deadline(cpu_limit)  # CPU, not wall time: load does not trip it
     while not (session.finished() and not app.busy):
         if session.table(app.theme) is not None and not session.finished():
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0))
@@ -63,7 +65,7 @@ def play_out(app: App, session: MatchSession, time_limit: float = 60.0) -> Playe
             # the real loop waits for the next frame here (clock.tick), which lets the bot's thread
             # run; a loop that never waits starves it of the GIL (a 10 ms move then takes seconds)
             time.sleep(0.001)
-        assert time.monotonic() < deadline, f"match not over after {frames} frames"
+        assert not stuck(), f"match not over after {frames} frames"
     return Played(session, frames, len(app.flicks) - moves)
 
 

@@ -22,6 +22,7 @@ from jamsumo_sim.ui import autosave
 from jamsumo_sim.ui.app import App
 from jamsumo_sim.ui.cli import make_session
 from jamsumo_sim.ui.match_session import new_match
+from tests.child_limits import HANG_GUARD_S, cpu_limited
 from tests.hostile.harness import script
 from tests.ui.helpers import DT
 
@@ -97,7 +98,8 @@ def test_ctrl_c_while_playing_saves_the_match_and_says_where(monkeypatch, capsys
         real_frame(self, dt)
 
     monkeypatch.setattr(App, "frame", frame_then_ctrl_c)
-    assert main(["play", "--mode", "sumo", "--seats", "human,human", "--size", "1024x640"]) == 130
+    argv = ["play", "--mode", "sumo", "--seats", "human,human", "--size", "1024x640", "--seed", "0"]
+    assert main(argv) == 130
     err = capsys.readouterr().err
     assert f"match saved to {autosave.autosave_path()}" in err and "interrupted" in err
     assert autosave.read()["kind"] == "match"
@@ -118,11 +120,20 @@ def test_an_offer_that_cannot_set_the_old_match_aside_keeps_it(monkeypatch):
     assert autosave.autosave_path().read_bytes() == before
 
 
+CHILD_CPU_S = 60.0  # the window's start (a first kernel compile included) and its first frames
+
+
 def _caught_signals(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("SigCgt:"):
             return int(line.split()[1], 16)
     return 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
@@ -132,23 +143,29 @@ def test_a_signal_during_the_offer_keeps_the_saved_match(tmp_path, sig):
     before = _saved_match()
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     proc = subprocess.Popen(
-        [script("jamsumo"), "play", "--mode", "jam", "--seats", "random,random"],
+        [script("jamsumo"), "play", "--mode", "jam", "--seats", "random,random", "--seed", "0"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         # a shell may start background jobs with SIGINT ignored: give the child the default back
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=cpu_limited(
+            CHILD_CPU_S, then=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
+        ),
     )
     try:
         # SDL catches SIGTERM from pygame.init() on: the window is being opened
-        deadline = time.monotonic() + 60
+        hang_guard = time.monotonic() + HANG_GUARD_S
         while not _caught_signals(proc.pid) & (1 << (signal.SIGTERM - 1)):
-            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            assert proc.poll() is None and time.monotonic() < hang_guard, proc.communicate()
             time.sleep(0.05)
-        time.sleep(1.0)  # the first frames: the offer is up
+        # the first frames, so the offer is up: measured in the child's CPU time, not wall time
+        opened = _cpu_seconds(proc.pid)
+        while _cpu_seconds(proc.pid) < opened + 1.0:
+            assert proc.poll() is None and time.monotonic() < hang_guard, proc.communicate()
+            time.sleep(0.05)
         proc.send_signal(sig)
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=HANG_GUARD_S)
     finally:
         proc.kill()
     assert "Traceback" not in err
@@ -236,7 +253,9 @@ def _good_cached() -> dict:
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(data=st.data())
 def test_fuzz_the_autosave_reader_bytes(tmp_path, data):
@@ -264,7 +283,9 @@ _JSON = st.recursive(
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(data=st.data())
 def test_fuzz_loading_a_structurally_broken_autosave(tmp_path, data):

@@ -134,7 +134,7 @@ def test_stress_many_bot_moves_at_a_high_frame_rate(frequent_thread_switches):
     """Planners (they copy the state to think) against each other, no pause, frames as fast as
     possible: before the fix the window crashed within 5-15 such moves (the world read as None)."""
     wanted, moves, seed = 30, 0, 0
-    started = time.monotonic()
+    started = time.process_time()  # CPU of the window and bot threads: load does not count
     while moves < wanted:
         seats = ["planner:easy", "planner:easy"]
         session = new_session("sumo", seats, seed, short_params("sumo", 2, max_turns=4))
@@ -142,7 +142,7 @@ def test_stress_many_bot_moves_at_a_high_frame_rate(frequent_thread_switches):
         assert session.mismatches == 0
         moves += played.moves
         seed += 1
-    assert time.monotonic() - started < 120
+    assert time.process_time() - started < 120
 
 
 def _matches_in_a_row(count: int, full: bool) -> list[int]:
@@ -159,7 +159,7 @@ def _matches_in_a_row(count: int, full: bool) -> list[int]:
         session = new_session(mode, seats, 100 + k, params)
         if app is None:
             app = threaded_app(session)
-        played = play_out(app, session, time_limit=600.0 if full else 60.0)
+        played = play_out(app, session, cpu_limit=600.0 if full else 60.0)
         assert session.finished() and session.mismatches == 0
         moves.append(played.moves)
     return moves

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.child_limits import HANG_GUARD_S, cpu_limited, hang_guard
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -39,7 +41,7 @@ def xvfb_display():
         yield f":{number}"
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(timeout=HANG_GUARD_S)
 
 
 @pytest.mark.slow
@@ -57,7 +59,8 @@ def test_frames_draw_in_a_real_x_window_with_trails_and_preview(xvfb_display):
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=hang_guard(120),
+        preexec_fn=cpu_limited(120),
         check=True,
     )
     r = json.loads(out.stdout.strip().splitlines()[-1])

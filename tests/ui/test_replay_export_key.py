@@ -11,6 +11,7 @@ import pytest
 
 from jamsumo_sim.ui import replay_export
 from jamsumo_sim.ui.replay_viewer import ReplayApp, ReplaySession, load_states
+from tests.child_limits import HANG_GUARD_S
 from tests.ui.helpers import DT, key
 from tests.ui.test_replay_viewer import replay_file  # noqa: F401 - the shared recorded match
 from tests.ui.test_views import SHOTS
@@ -31,11 +32,11 @@ def _shift_e(app: ReplayApp) -> None:
     app.frame(DT)
 
 
-def _until_exported(app: ReplayApp, limit: float = 120.0) -> list[str]:
+def _until_exported(app: ReplayApp) -> list[str]:
     """Frames until the export is done; the panel's status lines seen meanwhile."""
     statuses = []
-    t0 = time.monotonic()
-    while app.export_job is not None and time.monotonic() - t0 < limit:
+    hang_guard = time.monotonic() + HANG_GUARD_S
+    while app.export_job is not None and time.monotonic() < hang_guard:
         app.frame(DT)
         statuses.append(app._decorate(app.session.panel(app.theme), None).message)
         if "%" in statuses[-1] and not any("%" in s for s in statuses[:-1]):

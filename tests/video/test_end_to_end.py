@@ -14,6 +14,7 @@ import pytest
 from jamsumo_sim.board import load_board
 from jamsumo_sim.calibration.model import with_fitted
 from jamsumo_sim.params import PhysicsParams
+from tests.child_limits import cpu_limited, hang_guard
 
 from .synth import Camera, Renderer, random_shots, write_video
 
@@ -22,7 +23,13 @@ MU_TRUE = 0.30
 
 def _jamsumo(*args: str) -> subprocess.CompletedProcess:
     exe = str(Path(sys.executable).with_name("jamsumo"))
-    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [exe, *args],
+        capture_output=True,
+        text=True,
+        timeout=hang_guard(600),
+        preexec_fn=cpu_limited(600),
+    )
 
 
 @pytest.mark.slow

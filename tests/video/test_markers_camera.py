@@ -14,6 +14,7 @@ from jamsumo_sim.errors import UserError
 from jamsumo_sim.video.camera import calibrate_checkerboard, estimate_from_markers, pinhole
 from jamsumo_sim.video.cvload import cv2
 from jamsumo_sim.video.markers import MarkerDetector, dictionary, marker_corners
+from tests.child_limits import cpu_limited, hang_guard
 
 from .synth import Camera, Renderer
 
@@ -55,7 +56,8 @@ def test_markers_pdf_is_a4_at_true_scale(tmp_path):
         pytest.skip("ghostscript is not installed: the page is not rasterised")
     png = tmp_path / "m.png"
     subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=pnggray", "-r150",
-                    f"-sOutputFile={png}", str(out)], check=True, timeout=60)  # fmt: skip
+                    f"-sOutputFile={png}", str(out)], check=True,
+                   timeout=hang_guard(60), preexec_fn=cpu_limited(60))  # fmt: skip
     cv = cv2()
     page = cv.imread(str(png), cv.IMREAD_GRAYSCALE)
     corners, ids, _ = cv.aruco.ArucoDetector(dictionary()).detectMarkers(page)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from card_games.cli import main
+from tests.child_limits import cpu_limited, hang_guard
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -29,7 +30,8 @@ def test_headless_json_result_in_a_subprocess() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "card_games", "play", "jellyfish", "--players", "3",
          "--seats", "smart,random,smart", "--seed", "3", "--json"],
-        capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
+        capture_output=True, text=True, cwd=ROOT, check=False,
+        timeout=hang_guard(120), preexec_fn=cpu_limited(120),
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
@@ -125,7 +127,7 @@ def test_unwritable_record_and_save_paths_are_one_line_errors(
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"save {tmp_path}\n1\nquit\n"))
     code, _, err = run(
         capsys, "play", "jellyfish", "--players", "2", "--seats", "human,random",
-        "--record", save,
+        "--record", save, "--seed", "0",
     )  # fmt: skip
     assert code == 0 and "Could not save" in err and "Traceback" not in err
     assert json.loads(Path(save).read_text())["finished"] is False

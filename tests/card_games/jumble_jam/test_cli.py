@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.child_limits import cpu_limited, hang_guard
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -21,7 +23,8 @@ def cli(*args: str, stdin: str = "", tmp: Path | None = None) -> subprocess.Comp
         text=True,
         cwd=ROOT,
         env={**os.environ, **env_home},
-        timeout=60,
+        timeout=hang_guard(60),
+        preexec_fn=cpu_limited(60),
         check=False,
     )
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.child_limits import cpu_limited, hang_guard
+
 ENV = dict(os.environ, PYTHONHASHSEED="0")
 
 
@@ -21,7 +23,8 @@ def run(
         text=True,
         env=ENV,
         cwd=cwd,
-        timeout=120,
+        timeout=hang_guard(120),
+        preexec_fn=cpu_limited(120),
         check=False,
     )
 

@@ -1,0 +1,67 @@
+"""The default resolution against the converged reference, by distribution (physics.md s9.1).
+
+For each break kind: N jittered breaks at ``refine = 1`` (the game), at ``refine = 4`` (the
+reference) on other seeds, at ``refine = 4`` again on a third seed set (the noise floor) and,
+with ``--check8``, at ``refine = 8`` (is 4 enough?).  Prints each comparison's table and CPU time.
+
+    python benchmarks/bench_convergence.py --n 400 [--kinds centred,high] [--check8] [--json F]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from tqdm import tqdm
+
+from jamsumo_sim import convergence as cv
+from jamsumo_sim.board import load_board
+from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.world import warm_up
+
+
+def sample(kind, board, params, seeds, label):
+    bar = tqdm(total=len(seeds), desc=f"{kind} {label}", leave=False)
+    t = time.process_time()
+    out = cv.run_breaks(kind, board, params, seeds, progress=lambda k: bar.update(1))
+    bar.close()
+    return out, time.process_time() - t
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--n", type=int, default=400)
+    ap.add_argument("--kinds", default=",".join(cv.KINDS))
+    ap.add_argument("--check8", action="store_true")
+    ap.add_argument("--json")
+    args = ap.parse_args(argv)
+    board = load_board("standard")
+    base = PhysicsParams.from_board(board)
+    warm_up()
+    n = args.n
+    report = {}
+    for kind in args.kinds.split(","):
+        game, t1 = sample(kind, board, cv.refined(base, 1), range(0, n), "refine 1")
+        ref, t4 = sample(kind, board, cv.refined(base, 4), range(n, 2 * n), "refine 4")
+        ref2, _ = sample(kind, board, cv.refined(base, 4), range(2 * n, 3 * n), "refine 4'")
+        c = cv.compare(game, ref)
+        floor = cv.compare(ref2, ref)
+        print(f"\n## {kind}: refine 1 vs 4 (N = {n}; CPU {t1:.1f} s vs {t4:.1f} s)")
+        print(c.table(floor))
+        entry = {"game": c.__dict__, "floor": floor.__dict__, "cpu_1": t1, "cpu_4": t4}
+        if args.check8:
+            fine, t8 = sample(kind, board, cv.refined(base, 8), range(3 * n, 4 * n), "refine 8")
+            c8 = cv.compare(fine, ref)
+            print(f"\n## {kind}: refine 8 vs 4 (CPU {t8:.1f} s)")
+            print(c8.table(floor))
+            entry["r8"] = c8.__dict__
+        report[kind] = entry
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1, default=str)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,273 @@
+"""The finger's impact law as oracles (issue 32 item 4; docs/physics.md "The finger").
+
+A finger at speed V_f meets the struck point of a die at rest and leaves it at (1 + e_f) V_f along
+the push: J = (1 + e_f) m_eff V_f, with m_eff the die's mass felt there, whatever turns with the
+push taking part.  Every closed form is worked out here from the mechanics of a cube (side a, mass
+m, I = m a^2/6 about its centre, I_e = 2/3 m a^2 about a bottom edge) and the model's pitch law
+(physics.md s4: a push J at height b = h a pitches the die forward about its leading bottom edge at
+Omega = (J/m) (h - 1/2) / (a k), k = 1/6 + (1 - mu_board)/4), not by calling the model's helpers:
+
+    1/m_eff = (1/m) (1 + 6 (l cos t + sin t / 2)^2 + h (h - 1/2)+ / k)
+
+(l the lever along the face, t the push's angle off the face's inward normal; the second term is
+the spin's arm, the third the pitch's: the struck point, b above the pivot edge, rides at Omega b).
+Measured in the World just after the flick: slide, spin and pitch, their energy
+1/2 m v^2 + 1/2 I w^2 + 1/2 I_e Omega^2 and the struck point's speed along the push.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jamsumo_sim.flick import Flick
+from jamsumo_sim.world import World
+
+HEIGHTS = (0.0, 0.25, 0.5, 0.6, 0.75, 0.9, 1.0)
+LEVERS = (0.0, 0.1, -0.2, 0.3125)  # fractions of the face; 0.3125 is the pad's bound (12 mm pad)
+INSIDE = (0.0, 10.0, -20.0, 30.0)  # degrees off the normal: inside the cone (atan 0.6 = 31 deg)
+OUTSIDE = (35.0, -40.0, 44.0)  # the pad slips
+
+
+def _k(params) -> float:
+    return 1 / 6 + (1 - params.mu_board) / 4
+
+
+def inv_mass(params, lever: float, height: float, theta: float) -> float:
+    """1/m_eff at the struck point along the push (module docstring)."""
+    arm = lever * math.cos(theta) + 0.5 * math.sin(theta)
+    pitch = height * max(0.0, height - 0.5) / _k(params)
+    return (1 + 6 * arm * arm + pitch) / params.die_mass
+
+
+def after(flat_board, params, flick: Flick, angle: float = 0.0) -> dict[str, float]:
+    """The die's motion just after ``flick`` (a die at rest at the origin turned ``angle``): slide,
+    spin, pitch rate and heading, energy, and the struck point's speed along the push."""
+    w = World(flat_board, params)
+    w.add_die("a", 0.0, 0.0, angle=angle, face=4)
+    w.apply_flick(flick)
+    s = w.state("a")
+    pt = w._dice["a"].pitch
+    rate = pt.rate if pt is not None else 0.0
+    heading = pt.heading if pt is not None else 0.0
+    m, a = params.die_mass, params.die_size
+    energy = (
+        0.5 * m * (s.vx**2 + s.vy**2)
+        + 0.5 * (m * a * a / 6) * s.omega**2
+        + 0.5 * (2 / 3 * m * a * a) * rate**2
+    )
+    # the struck point: on the struck face (inward normal n), the lever to the left of the normal
+    k = round((flick.direction - angle + math.pi) / (math.pi / 2)) % 4  # the face most against it
+    na = angle + k * math.pi / 2
+    n = (-math.cos(na), -math.sin(na))
+    t = (-n[1], n[0])
+    lev = max(-0.3125, min(0.3125, flick.offset))
+    rx, ry = -a / 2 * n[0] + lev * a * t[0], -a / 2 * n[1] + lev * a * t[1]
+    px = s.vx - s.omega * ry + rate * flick.height * a * math.cos(heading)
+    py = s.vy + s.omega * rx + rate * flick.height * a * math.sin(heading)
+    d = (math.cos(flick.direction), math.sin(flick.direction))
+    return {
+        "vx": s.vx,
+        "vy": s.vy,
+        "omega": s.omega,
+        "rate": rate,
+        "energy": energy,
+        "point": px * d[0] + py * d[1],
+        "theta": math.remainder(flick.direction - math.atan2(n[1], n[0]), 2 * math.pi),
+    }
+
+
+def reason(flat_board, params, flick: Flick, angle: float = 0.0) -> str | None:
+    """Why the World refuses ``flick`` on a die at rest at the origin turned ``angle``."""
+    w = World(flat_board, params)
+    w.add_die("a", 0.0, 0.0, angle=angle, face=4)
+    return w.check_flick(flick)
+
+
+def finger(theta_deg: float, vf: float, lever: float = 0.0, height: float = 0.5, angle=0.0):
+    return Flick("a", angle + math.radians(theta_deg), None, lever, height, vf)
+
+
+def cap_energy(params) -> float:
+    return 0.5 * params.die_mass * params.max_launch_speed**2
+
+
+def in_cap(params, lever, height, theta, vf) -> bool:
+    """The finger's impulse J is under the speed cap and its energy under the energy cap."""
+    m = params.die_mass
+    j = (1 + params.finger_restitution) * vf / inv_mass(params, lever, height, theta)
+    arm = lever * math.cos(theta) + 0.5 * math.sin(theta)
+    rate = (j / m) * max(0.0, height - 0.5) / (params.die_size * _k(params))
+    e = 0.5 * j * j / m * (1 + 6 * arm * arm) + params.die_mass * params.die_size**2 * rate**2 / 3
+    return j / m <= params.max_launch_speed and e <= cap_energy(params)
+
+
+# --- the effective mass: the impulse, the spin and the pitch -------------------------------------
+
+
+@pytest.mark.parametrize("height", HEIGHTS)
+@pytest.mark.parametrize("lever", LEVERS)
+@pytest.mark.parametrize("deg", INSIDE)
+def test_the_impulse_follows_the_effective_mass(flat_board, params, height, lever, deg):
+    """Inside the cone a finger at V_f gives J = (1 + e_f) m_eff V_f along its travel; the die
+    spins at -(l a cos t + a/2 sin t) J / I and pitches at (J/m)(h - 1/2)/(a k) above mid-height;
+    the struck point of a straight push leaves at exactly (1 + e_f) V_f."""
+    vf = 1.0
+    theta = math.radians(deg)
+    m, a, e = params.die_mass, params.die_size, params.finger_restitution
+    got = after(flat_board, params, finger(deg, vf, lever, height, angle=0.4), angle=0.4)
+    j = (1 + e) * vf / inv_mass(params, lever, height, theta)
+    assert math.hypot(got["vx"], got["vy"]) * m == pytest.approx(j, rel=1e-9)
+    assert math.atan2(got["vy"], got["vx"]) == pytest.approx(0.4 + theta, abs=1e-12)
+    spin = -(lever * a * math.cos(theta) + 0.5 * a * math.sin(theta)) * j / (m * a * a / 6)
+    assert got["omega"] == pytest.approx(spin, rel=1e-9, abs=1e-9)
+    rate = (j / m) * max(0.0, height - 0.5) / (a * _k(params))
+    assert got["rate"] == pytest.approx(rate, rel=1e-9)
+    if deg == 0:
+        assert got["point"] == pytest.approx((1 + e) * vf, rel=1e-9)
+
+
+def test_top_of_the_face_at_full_finger_speed(flat_board, params):
+    """The issue's case: the finger that launches a centred mid-height strike at the 5 m/s cap
+    (3.57 m/s) striking the top of the face.  Before: the whole 9 mN s impulse, 5 m/s and 441
+    rad/s of pitch, 131 mJ (2.33x the cap's 56 mJ) and a struck point at 2.41 (1 + e_f) V_f.  Now
+    m_eff = m / 2.41: 2.07 m/s, 183 rad/s, 22.5 mJ, the struck point at (1 + e_f) V_f."""
+    e = params.finger_restitution
+    vf = params.max_launch_speed / (1 + e)
+    got = after(flat_board, params, finger(0.0, vf, 0.0, 1.0))
+    m_eff = 1 / inv_mass(params, 0.0, 1.0, 0.0)
+    assert m_eff * (1 + 0.5 / _k(params)) == pytest.approx(params.die_mass, rel=1e-12)
+    assert got["vx"] == pytest.approx((1 + e) * vf * m_eff / params.die_mass, rel=1e-9)
+    assert got["vx"] == pytest.approx(2.073, abs=1e-3)
+    assert got["rate"] == pytest.approx(182.9, abs=0.1)
+    assert got["point"] == pytest.approx((1 + e) * vf, rel=1e-9)
+    bound = 0.5 * m_eff * ((1 + e) * vf) ** 2
+    assert got["energy"] <= bound
+    assert got["energy"] == pytest.approx(22.52e-3, abs=0.01e-3)
+    assert got["energy"] / bound == pytest.approx(0.9656, abs=1e-4)
+
+
+# --- the bounds over the grid ---------------------------------------------------------------------
+
+
+def _speeds(params):
+    top = params.max_launch_speed / (1 + params.finger_restitution)
+    return (0.3, 1.2, 2.5, top, 1.5 * top)  # the last only where the caps let it through
+
+
+@pytest.mark.parametrize("height", HEIGHTS)
+@pytest.mark.parametrize("deg", INSIDE + OUTSIDE)
+def test_energy_and_struck_point_within_the_impact(flat_board, params, height, deg):
+    """Slide + spin + pitch never hold more than 1/2 m_eff ((1 + e_f) V_f)^2 nor the cap's
+    1/2 m v_cap^2, and the struck point never leaves faster than (1 + e_f) V_f along the push: at
+    every height, lever, angle (inside the cone and slipping) and finger speed up to the cap."""
+    e = params.finger_restitution
+    theta = math.radians(deg)
+    for lever in LEVERS + (-0.3125,):
+        for vf in _speeds(params):
+            flick = finger(deg, vf, lever, height)
+            if "cap" in (reason(flat_board, params, flick) or ""):
+                continue  # refused: above the launch speed cap
+            got = after(flat_board, params, flick)
+            m_eff = 1 / inv_mass(params, lever, height, theta)
+            bound = 0.5 * m_eff * ((1 + e) * vf) ** 2
+            assert got["energy"] <= bound * (1 + 1e-9), (lever, vf)
+            assert got["energy"] <= cap_energy(params) * (1 + 1e-9), (lever, vf)
+            assert got["point"] <= (1 + e) * vf * (1 + 1e-9), (lever, vf)
+            if height <= 0.5 and abs(deg) <= 30 and in_cap(params, lever, height, theta, vf):
+                # no pitch: the energy is exactly the impact's, 1/2 J^2 / m_eff
+                assert got["energy"] == pytest.approx(bound, rel=1e-9)
+
+
+@pytest.mark.parametrize("height", (0.5, 0.75, 1.0))
+@pytest.mark.parametrize("deg", (5.0, -15.0, 25.0, 30.0, -30.0))
+def test_an_oblique_push_gains_no_energy(flat_board, params, height, deg):
+    """Inside the cone an oblique push of the same finger speed gives no more energy than a straight
+    one (before: 1.375x at 30 deg, the tangential impulse's spin was free), nor at any lever more
+    than the straight centred push; the ratio at mid-height is 1 / (1 + 1.5 sin^2 t)."""
+    theta = math.radians(deg)
+    for vf in (0.8, 2.0, 3.0):
+        straight = after(flat_board, params, finger(0.0, vf, 0.0, height))["energy"]
+        oblique = after(flat_board, params, finger(deg, vf, 0.0, height))["energy"]
+        assert oblique <= straight
+        if height == 0.5:
+            assert oblique / straight == pytest.approx(1 / (1 + 1.5 * math.sin(theta) ** 2))
+        for lever in LEVERS:
+            got = after(flat_board, params, finger(deg, vf, lever, height))["energy"]
+            assert got <= straight * (1 + 1e-12)
+
+
+def test_the_30_degree_push_figures(flat_board, params):
+    """The issue's 30 deg push at 1 m/s, centred, mid-height: 0.727x a straight push's energy
+    (before 1.375x) and a launch 0.727x as fast along the aim."""
+    straight = after(flat_board, params, finger(0.0, 1.0))
+    oblique = after(flat_board, params, finger(30.0, 1.0))
+    assert oblique["energy"] / straight["energy"] == pytest.approx(1 / 1.375, rel=1e-9)
+    speed = math.hypot(oblique["vx"], oblique["vy"]) / straight["vx"]
+    assert speed == pytest.approx(1 / 1.375, rel=1e-9)
+
+
+# --- the launch cap bounds the energy ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lever", "height"), [(0.3125, 0.5), (-0.3125, 0.5), (0.0, 1.0), (0.2, 0.8), (0.0, 0.6)]
+)
+def test_the_launch_cap_bounds_energy(flat_board, params, lever, height):
+    """A flick under the speed cap whose slide, spin and pitch would hold more than 1/2 m v_cap^2
+    is scaled down to it, in proportion (its direction, spin per speed and pitch per speed kept):
+    an impulse at the 5 m/s cap off-centre or high, and a finger fast enough off-centre."""
+    m, a, cap = params.die_mass, params.die_size, params.max_launch_speed
+    flicks = [Flick("a", 0.0, m * cap, lever, height)]
+    vf = 0.999 * cap * m * inv_mass(params, lever, height, 0.0) / (1 + params.finger_restitution)
+    flicks.append(Flick("a", 0.0, None, lever, height, vf))  # the speed cap's finger at this strike
+    for flick in flicks:
+        got = after(flat_board, params, flick)
+        v = got["vx"]
+        spin = -lever * a * (m * v) / (m * a * a / 6)
+        rate = v * max(0.0, height - 0.5) / (a * _k(params))
+        from_v = 0.5 * m * v * v + 0.5 * (m * a * a / 6) * spin**2 + m * a * a * rate**2 / 3
+        assert from_v == pytest.approx(got["energy"], rel=1e-9)  # spin and pitch in proportion
+        assert got["energy"] == pytest.approx(cap_energy(params), rel=1e-9)
+        assert v < cap and got["vy"] == 0.0
+
+
+def test_a_centred_mid_height_push_at_the_cap_is_not_scaled(flat_board, params):
+    """At the speed cap, straight, centred, mid-height, the energy is exactly the cap's: nothing
+    is scaled, bit for bit J / m."""
+    m, cap = params.die_mass, params.max_launch_speed
+    got = after(flat_board, params, Flick("a", 0.0, m * cap))
+    assert got["vx"] == m * cap / m
+
+
+# --- random strikes ------------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    height=st.floats(0.0, 1.0),
+    lever=st.floats(-0.5, 0.5),
+    deg=st.floats(-45.0, 45.0),
+    vf=st.floats(0.05, 6.0),
+    angle=st.floats(-math.pi, math.pi),
+    mu_board=st.sampled_from([0.15, 0.25, 0.4, 0.8]),
+    e_f=st.sampled_from([0.0, 0.4, 1.0]),
+)
+def test_random_strikes_obey_the_impact(
+    flat_board, params, height, lever, deg, vf, angle, mu_board, e_f
+):
+    """Any strike on a turned die, on boards of other friction and finger restitution: the energy
+    never beyond the impact's nor the cap's, the struck point never faster than (1 + e_f) V_f."""
+    over = {"mu_board": mu_board, "mu_static": max(mu_board, params.mu_static)}
+    p = params.with_overrides({**over, "finger_restitution": e_f})
+    flick = finger(deg, vf, lever, height, angle)
+    if reason(flat_board, p, flick, angle) is not None:
+        return
+    got = after(flat_board, p, flick, angle)
+    m_eff = 1 / inv_mass(p, max(-0.3125, min(0.3125, lever)), height, got["theta"])
+    assert got["energy"] <= 0.5 * m_eff * ((1 + e_f) * vf) ** 2 * (1 + 1e-9)
+    assert got["energy"] <= cap_energy(p) * (1 + 1e-9)
+    assert got["point"] <= (1 + e_f) * vf * (1 + 1e-9)
