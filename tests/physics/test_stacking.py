@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from jamsumo_sim.board import load_board
+from jamsumo_sim.convergence import packed_block
 from jamsumo_sim.flick import Flick
 from jamsumo_sim.physics import flight, stacking
 from jamsumo_sim.world import World
@@ -88,17 +89,7 @@ def _break(seed: int) -> World:
     board = load_board("standard")
     w = World(board, rng=np.random.default_rng(seed))
     p = w.params
-    rng = np.random.default_rng(2026)
-    step = p.die_size * 1.2
-    k = 0
-    for i in range(5):
-        for j in range(5):
-            if k == 23:
-                break
-            x = (i - 2) * step + rng.uniform(-3e-4, 3e-4)
-            y = 0.09 + (j - 2) * step + rng.uniform(-3e-4, 3e-4)
-            w.add_die(f"d{k}", x, y, angle=float(rng.uniform(-0.2, 0.2)), face=3)
-            k += 1
+    packed_block(w, np.random.default_rng(2026), p)
     w.add_die("striker", -0.15, 0.085, face=3)
     w.apply_flick(Flick("striker", 0.03, 4.0 * p.die_mass, 0.0))
     return w
