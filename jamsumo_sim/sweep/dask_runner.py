@@ -76,8 +76,12 @@ def require_dask(command: str = "a sweep or tournament") -> None:
 
 
 @contextlib.contextmanager
-def client_for(workers: int | None = None, scheduler: str | None = None) -> Iterator[object]:
-    """A Dask client: on a new LocalCluster of ``workers`` processes, or on ``scheduler``."""
+def client_for(
+    workers: int | None = None, scheduler: str | None = None, physics: bool = True
+) -> Iterator[object]:
+    """A Dask client: on a new LocalCluster of ``workers`` processes, or on ``scheduler``; with
+    ``physics`` the step kernels are loaded (or compiled) first, once, not by every worker (a card
+    games' tournament never steps them: ~26 s of compiling on a cold cache for nothing)."""
     if scheduler is not None:
         check_reachable(scheduler)
     require_dask()
@@ -92,12 +96,14 @@ def client_for(workers: int | None = None, scheduler: str | None = None) -> Iter
         except (OSError, TimeoutError, ValueError) as exc:
             raise UserError(f"--scheduler {scheduler[:60]}: cannot connect ({exc})") from None
         try:
-            client.run(_warm_worker)
+            if physics:
+                client.run(_warm_worker)
             yield client
         finally:
             client.close()
         return
-    warm_kernels()
+    if physics:
+        warm_kernels()
     cluster = LocalCluster(
         n_workers=workers or 1,
         threads_per_worker=1,

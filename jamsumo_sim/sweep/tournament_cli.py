@@ -174,7 +174,7 @@ def _play(spec: TournamentSpec, args: argparse.Namespace, program: str) -> list[
     say_starting(workers, args.scheduler, args.json)
     with (
         progress_bar(spec.matches, "match", args.json) as bar,  # at 0 while the cluster starts
-        client_for(workers, args.scheduler) as client,
+        client_for(workers, args.scheduler, physics=spec.game in MODES) as client,
     ):
         progress = Estimate(bar, spec.matches, "matches", program, args.json, worker_count(client))
         return run_tournament(spec, client, progress.update)

@@ -104,3 +104,21 @@ def test_a_line_and_an_empty_bar_before_the_cluster_starts(monkeypatch) -> None:
     tty.truncate()
     assert cards_main([*JELLYFISH, "--workers", "2", "--json"]) == 2
     assert "starting" not in tty.getvalue() and "0/3" not in tty.getvalue()
+
+
+def test_a_card_games_cluster_loads_no_physics_kernels(monkeypatch) -> None:
+    """card-games tournament --workers never steps the physics: its cluster is asked not to load
+    (or, on a cold cache, compile for ~26 s) the step kernels; a jamsumo tournament's is."""
+    asked = []
+
+    def recording(workers, scheduler, physics=True):
+        asked.append(physics)
+        raise UserError("no cluster here")
+
+    monkeypatch.setattr(dask_runner, "client_for", recording)
+    assert cards_main([*JELLYFISH, "--workers", "2", "--json"]) == 2
+    from jamsumo_sim.cli import main as jamsumo_main
+
+    args = ["tournament", "--mode", "jam", "--rounds", "1", "--matches", "2", "--seed", "0"]
+    assert jamsumo_main([*args, "--workers", "2", "--json"]) == 2
+    assert asked == [False, True]
