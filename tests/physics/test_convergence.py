@@ -48,6 +48,7 @@ EXPECTED: dict[str, dict[str, bool]] = {
     "scattered": {"default": False, "refine 8": False},
 }
 
+
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", cv.KINDS)
 def test_the_default_and_refine_8_against_the_reference(kind: str) -> None:
