@@ -113,12 +113,11 @@ def launch(
 ) -> tuple[float, float, float, float]:
     """(dvx, dvy, domega, pitch rate) a fair ``flick`` gives a die at (x, y) turned ``angle``:
     flick.strike's impulse at the pad's lever on the struck face (also sweep/lone.py's launch)."""
-    k = struck_side(flick.direction, angle)
-    na = angle + k * math.pi / 2  # outward normal of the struck face
+    na = angle + struck_side(flick.direction, angle) * math.pi / 2  # the struck face's normal
     # the push acts at the pad's lever, not beyond it (finger_pad_width)
     at = Flick(flick.die, flick.direction, 0.0, lever(flick, p), flick.height)
     cx, cy = contact_point(at, x, y, angle, p.die_size)
-    s = strike(flick, p, math.remainder(flick.direction - (na + math.pi), 2 * math.pi))
+    s = strike(flick, p, off_normal(flick, angle))
     if s.slipped:  # the delivered impulse: J_n along the inward normal, J_t along the face
         jn, jt = s.jn * s.scale, s.jt * s.scale
         inx, iny = -math.cos(na), -math.sin(na)

@@ -200,10 +200,10 @@ def completed_exchange(
     closing = ua0 - ub0
     if closing <= 0.0:
         return (avx, avy), (bvx, bvy)
-    mean = 0.5 * (ua0 + ub0)
-    ua1, ub1 = mean - 0.5 * e * closing, mean + 0.5 * e * closing
     if ub - ua >= e * closing:  # already separating as fast as the impact leaves them: over
         return (avx, avy), (bvx, bvy)
+    mean = 0.5 * (ua0 + ub0)
+    ua1, ub1 = mean - 0.5 * e * closing, mean + 0.5 * e * closing
     return (
         (avx + (ua1 - ua) * nx, avy + (ua1 - ua) * ny),
         (bvx + (ub1 - ub) * nx, bvy + (ub1 - ub) * ny),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +13,8 @@ from typing import Any
 from jamsumo_sim.net.client import Client, JoinOptions
 from jamsumo_sim.net.host import Host, HostOptions
 from jamsumo_sim.turnloop import Agent, Game, State, get_game
-from tests.child_limits import HANG_GUARD_S
+from tests.child_limits import HANG_GUARD_S, NUMBA_COMPILE_S, cpu_limited
+from tests.hostile.harness import script
 
 CARD = {"jumble_jam": 3, "jellyfish": 3, "jumblejack": 4, "the_jam": 3}
 
@@ -124,3 +127,17 @@ def _recorder(state: State, seats: list[str], record: Path):  # noqa: ANN202
     from jamsumo_sim.turnloop.recording import save_record
 
     return lambda s, final: save_record(record, s, seats) if final else None
+
+
+def spawn_card_games(*args: str, cpu_s: float = 60.0 + NUMBA_COMPILE_S) -> subprocess.Popen:
+    """The installed ``card-games`` with ``args``, headless, pipes for its output, limited by CPU
+    time (a match of card bots takes a second or two)."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    return subprocess.Popen(
+        [script("card-games"), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=cpu_limited(cpu_s),
+    )

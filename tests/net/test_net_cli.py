@@ -4,32 +4,20 @@ shape `card-games play --json` prints, and a record that verifies."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import time
 
 from tests.child_limits import HANG_GUARD_S, cpu_limited
 from tests.hostile.harness import script
+from tests.net.helpers import spawn_card_games
 
 CPU_S = 60.0  # each process's CPU budget: a match of card bots takes a second or two
 
 
-def _spawn(*args: str) -> subprocess.Popen:
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    return subprocess.Popen(
-        [script("card-games"), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        preexec_fn=cpu_limited(CPU_S),
-    )
-
-
 def test_card_games_host_and_two_joins_print_the_same_result(tmp_path):
     record = tmp_path / "game.json"
-    host = _spawn(
+    host = spawn_card_games(
         "host", "jellyfish", "--players", "3", "--seats", "remote,remote,smart",
         "--port", "0", "--seed", "4", "--record", str(record), "--json", "--password", "pw",
     )  # fmt: skip
@@ -43,7 +31,9 @@ def test_card_games_host_and_two_joins_print_the_same_result(tmp_path):
         assert port, "the host did not say where it listens"
         url = f"ws://127.0.0.1:{port}"
         joins = [
-            _spawn("join", url, "--bot", "smart", "--json", "--password", "pw", "--seed", str(k))
+            spawn_card_games(
+                "join", url, "--bot", "smart", "--json", "--password", "pw", "--seed", str(k)
+            )
             for k in range(2)
         ]
         outs = [p.communicate(timeout=HANG_GUARD_S) for p in joins]

@@ -5,17 +5,14 @@ its own stderr only."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 import time
 
 import pytest
 
-from tests.child_limits import HANG_GUARD_S, NUMBA_COMPILE_S, cpu_limited
+from tests.child_limits import HANG_GUARD_S
 from tests.cli.test_fresh_seeds import stated_seed
-from tests.hostile.harness import script
-from tests.net.helpers import card_state, host_and_join, jam_state
+from tests.net.helpers import card_state, host_and_join, jam_state, spawn_card_games
 
 SEED = 0xD1CE_5EED_0BAD_F00D  # 64 bits, digits that turn up in no message by chance
 
@@ -38,21 +35,9 @@ def test_no_message_before_the_end_holds_the_seed(state) -> None:
         assert result["seed"] == SEED  # revealed with the result, once the game is over
 
 
-def _spawn(*args: str) -> subprocess.Popen:
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    return subprocess.Popen(
-        [script("card-games"), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        preexec_fn=cpu_limited(60 + NUMBA_COMPILE_S),
-    )
-
-
 def test_a_host_without_seed_states_a_fresh_one_on_its_own_stderr(tmp_path) -> None:
     record = tmp_path / "game.json"
-    host = _spawn(
+    host = spawn_card_games(
         "host", "jellyfish", "--players", "2", "--seats", "remote,smart",
         "--port", "0", "--record", str(record), "--json",
     )  # fmt: skip
@@ -65,7 +50,7 @@ def test_a_host_without_seed_states_a_fresh_one_on_its_own_stderr(tmp_path) -> N
             found = re.search(r"ws://127\.0\.0\.1:(\d+)", lines[-1])
             port = found.group(1) if found else None
         assert port, "the host did not say where it listens"
-        join = _spawn("join", f"ws://127.0.0.1:{port}", "--bot", "smart", "--json")
+        join = spawn_card_games("join", f"ws://127.0.0.1:{port}", "--bot", "smart", "--json")
         join_out, join_err = join.communicate(timeout=HANG_GUARD_S)
         host_out, host_err = host.communicate(timeout=HANG_GUARD_S)
     finally:
