@@ -105,3 +105,25 @@ def test_sim_accepts_refine_from_params(tmp_path) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["dt"] == pytest.approx(BASE.dt / 4)
+
+
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_refine_divides_the_pitch_substep_angle_in_every_path(k: int) -> None:
+    """pitch.step_die's compiled kernel and the sweeps' lone-die model substep a pitch by at most
+    0.15 rad / refine (the Python path computes the same bound inline)."""
+    from jamsumo_sim.physics import pitch
+    from jamsumo_sim.sweep import lone_kernel
+
+    p = replace(BASE, refine=k)
+    w = World(BOARD, p)
+    pitch._consts(w)
+    _, _, q, _ = w._pitch_consts
+    assert q[6] == pitch.MAX_SUBSTEP_ANGLE / k  # step_kernels.pitch_params' max_angle
+    assert q[0] == pytest.approx(BASE.dt / k)
+    lone = lone_kernel.pitch_params(
+        a=p.die_size, g=p.gravity, mu_pitch=p.mu_pitch, mu_landing=p.mu_landing,
+        hop_lift=p.hop_lift, hop_min_speed=p.hop_min_speed, tip_rate=pitch.tip_rate(p),
+        edge_inertia=pitch.edge_inertia(p), mass=p.die_mass, dt=p.step, refine=k,
+        restitution_landing=p.restitution_landing,
+    )  # fmt: skip
+    assert lone[lone_kernel._Q_MAX_ANGLE] == pitch.MAX_SUBSTEP_ANGLE / k
