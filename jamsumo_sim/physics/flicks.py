@@ -20,7 +20,7 @@ from ..flick import (
     strike,
     struck_side,
 )
-from . import pitch, view
+from . import flight, pitch, view
 from .datatypes import ON_BOARD, DieRecord, IllegalAction
 
 if TYPE_CHECKING:
@@ -159,5 +159,6 @@ def apply_flick(w: World, flick: Flick) -> None:
     # a strike above mid-height tips the die up on its leading edge (physics/pitch.py): it
     # tumbles as often as the pitch's energy allows, or rocks back
     pitch.start(w, d, flick.direction - ang, rate, "flick")
+    flight.leave_if_lifting(w, d)
     view.mark(w, d)
     w._canonical = False

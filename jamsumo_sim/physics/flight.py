@@ -82,6 +82,42 @@ def lifts_off(phi: float, rate: float, p: PhysicsParams) -> bool:
     return rate > 0.0 and phi < 0.25 * math.pi and edge_normal_force(phi, rate, p) < 0.0
 
 
+_LOCATE = True
+_LIFT_AT_LANDING = True
+
+
+def lifts_at_once(phi: float, rate: float, p: PhysicsParams) -> float:
+    """The rise (m/s) of a die tipped up at ``phi`` turning at ``rate`` that leaves the board at
+    once, else 0: pitch.step_die's test at a substep's start (flight.lifts_off and the rise it needs),
+    for a die struck at a rate that lifts it (:func:`leave_if_lifting`)."""
+    half_a = 0.5 * p.die_size
+    c0, s0 = math.cos(phi), math.sin(phi)
+    if (
+        rate > 0.0
+        and phi < 0.25 * math.pi
+        and p.gravity * (1.0 - 0.375 * (c0 - s0) ** 2) - half_a * (c0 + s0) * rate * rate < 0.0
+        and p.hop_lift * (half_a * (c0 - s0) * rate) > p.hop_min_speed
+    ):
+        return p.hop_lift * (half_a * (c0 - s0) * rate)
+    return 0.0
+
+
+def leave_if_lifting(w: World, d: DieRecord) -> bool:
+    """A die just struck or landed at a pitch rate that lifts it leaves the surface at once, as
+    pitch.step_die would at its next substep's start, instead of sliding on for the rest of the
+    step first (at the default step the striker of a high break met the block a step late, and a
+    die hopping across the board lost a step at every landing: physics.md s9.2)."""
+    pt = d.pitch
+    if pt is None or d.airborne:
+        return False
+    vz = lifts_at_once(pt.phi, pt.rate, w.params)
+    if vz <= 0.0:
+        return False
+    d.pitch = Pitch(pt.phi, w.params.hop_lift * pt.rate, pt.side, pt.heading, pt.cause)
+    launch(w, d, vz)
+    return True
+
+
 def edge_landing(
     phi: float, rate: float, u: float, vz: float, e: float, mu: float, p: PhysicsParams
 ) -> tuple[float, float, float, float]:
@@ -142,7 +178,12 @@ def on_collision(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None:
         if a.level == b.level and a.fall_time is None and b.fall_time is None:
             contacts.impact_tumbles(w, a, b, impulse)  # met off their mid-heights
         return
-    if impulse / p.die_mass < p.hop_speed or p.hop_edge_chance <= 0.0:
+    # how hard they meet: the whole exchange's impulse, from their closing speed before the
+    # contact (the collision step that reported it may have begun it only: the first step's
+    # impulse shrinks with the collision step, and with it the hops, physics.md s9.2)
+    if exchange_speed(a, b, impulse, p.die_mass, p.restitution) < p.hop_speed:
+        return
+    if p.hop_edge_chance <= 0.0:
         return
     if a.fall_time is not None or b.fall_time is not None:
         return
@@ -179,6 +220,20 @@ def on_collision(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None:
 
 
 Velocity = tuple[float, float]
+
+
+def exchange_speed(a: DieRecord, b: DieRecord, impulse: float, m: float, e: float) -> float:
+    """The speed (m/s) the whole central exchange of ``a`` and ``b`` gives each: (1 + e)/2 times
+    their closing speed along the line of centres before the contact (now, less the ``impulse``
+    the solver gave so far); 0 if they were not closing."""
+    (ax, ay), (bx, by) = a.body.position, b.body.position
+    dist = math.hypot(bx - ax, by - ay)
+    if dist == 0.0:
+        return impulse / m
+    nx, ny = (bx - ax) / dist, (by - ay) / dist
+    (avx, avy), (bvx, bvy) = a.body.velocity, b.body.velocity
+    closing = (avx - bvx) * nx + (avy - bvy) * ny + 2.0 * impulse / m
+    return max(0.5 * (1.0 + e) * closing, 0.0)
 
 
 def completed_exchange(
@@ -368,8 +423,34 @@ def step_die(w: World, d: DieRecord, x: float, y: float, i: int = -1) -> bool:
     if low1 > top:
         d.z, d.vz = z1, vz1
         return _refilter(w, d)
-    _land(w, d, phi, top, on, under, prop, z1, vz1)
+    # it reached the surface this far before the step's end (its lowest point's height is
+    # nearly linear over a step): the landing is taken there, not at the step's end
+    back = _back(top, low0, low1, dt)
+    if back > 0.0:
+        # what was under it then: it may have come down beside a die it is over at the step's
+        # end (then it met that die's side, not its top) or over one it has passed since
+        vx, vy = fastbody.velocity(d.body)
+        xl, yl = x - vx * back, y - vy * back
+        under_then = _surface_under(w, d, xl, yl, low0, dice)
+        top_then = under_then[0]
+        if top_then is not None:
+            if low1 > top_then:  # beside what it is over now, still above what was under it
+                d.z, d.vz = z1, vz1
+                return _refilter(w, d)
+            top, on, under, prop = under_then
+            back = _back(top, low0, low1, dt)
+    if pt is not None and turns == 0:
+        phi = max(phi - pt.rate * back, 0.0)
+    _land(w, d, phi, top, on, under, prop, z1, vz1, back)
     return True
+
+
+def _back(top: float, low0: float, low1: float, dt: float) -> float:
+    """How long (s) before the step's end a lowest point going from ``low0`` to ``low1`` over the
+    step ``dt`` crossed ``top`` (linear in between)."""
+    if not _LOCATE or not low0 > low1:
+        return 0.0
+    return min(max(dt * (top - low1) / (low0 - low1), 0.0), dt)
 
 
 def _refilter(w: World, d: DieRecord) -> bool:
@@ -448,12 +529,17 @@ def _land(
     prop: bool,
     z1: float,
     vz1: float,
+    back: float = 0.0,
 ) -> None:
-    """The lowest edge (or face) reached the surface at ``top``: the landing impact."""
+    """The lowest edge (or face) reached the surface at ``top``, ``back`` seconds before the
+    step's end (``phi``: its pitch then): the landing impact.  From the landing on it moves at its
+    new velocity (the step's collisions moved it at the old one), and a rebound flies the rest
+    of the step; a die left turning fast enough about its edge leaves again at once."""
     p = w.params
     b = d.body
     pt = d.pitch
     vx, vy = b.velocity
+    vx_in, vy_in = vx, vy
     # put the die on the surface with the speed the fall to there gives; standing on its edge
     # higher than its flight reaches, the turn (then the slide) pays for the rise, or the turn
     # stopped short (no energy made)
@@ -497,12 +583,20 @@ def _land(
                 slide, rate1 = slide * f, rate1 * f
         vx, vy = vx + (slide - u) * hx, vy + (slide - u) * hy
     b.velocity = (vx, vy)
+    if back > 0.0 and (vx != vx_in or vy != vy_in):
+        x, y = b.position
+        b.position = (x + (vx - vx_in) * back, y + (vy - vy_in) * back)
+        w.space.reindex_shapes_for_body(b)
+        w._moved.add(d)  # its batch row is stale (view.read)
     w._current = False
     view.mark(w, d)
-    if vz_out > 0.0:  # rebounds: flies on
-        d.z, d.vz = zc, vz_out
+    if vz_out > 0.0:  # rebounds: flies on, for the rest of the step
+        g = p.gravity
+        d.z, d.vz = zc + vz_out * back - 0.5 * g * back * back, vz_out - g * back
         if pt is not None:
-            d.pitch = Pitch(phi, rate1, pt.side, pt.heading, pt.cause)
+            phi_on = phi + rate1 * back
+            d.pitch = Pitch(phi_on if 0.0 <= phi_on < QUARTER else phi, rate1, pt.side,
+                            pt.heading, pt.cause)  # fmt: skip
         d.shape.filter = die_filter(w, d)
         w.events.append(Event(w.time, HOP, (d.id,), {"vz": vz_out}))
         return
@@ -531,3 +625,5 @@ def _land(
     d.shape.filter = die_filter(w, d)
     w._special = True
     stacking.after_landing(w, d)
+    if d.on_die is None and _LIFT_AT_LANDING:
+        leave_if_lifting(w, d)

@@ -240,7 +240,7 @@ def step_die(w: World, d: DieRecord) -> bool:
     pitched = True
     sin, cos, sqrt, copysign = math.sin, math.cos, math.sqrt, math.copysign
     s0, c0 = sin(phi), cos(phi)
-    for _ in range(n):
+    for i in range(n):
         # flight.lifts_off(phi, rate, p) and hop_lift * flight.rise_rate(phi, rate, p) > ...,
         # at each substep's start: a die struck or landed at a rate that lifts it leaves at once
         # (phi 0), not a substep later (a substep's angle shrinks with refine: physics.md s9.2)
@@ -276,6 +276,7 @@ def step_die(w: World, d: DieRecord) -> bool:
         left = (
             half_i * rate * rate + mg * (half_a * (c0 + s0 - 1.0)) - mg * (half_a * (c1 + s1 - 1.0))
         )
+        phi_before = phi
         if left <= 0.0:
             rate = 0.0  # past the turning point: stop there (gravity turns it next substep)
         else:
@@ -289,10 +290,14 @@ def step_die(w: World, d: DieRecord) -> bool:
             turns += 1
             energy = half_i * rate * rate + mg * (half_a * (c0 + s0 - 1.0))
             land_rate = sqrt(2.0 * energy / i_e)
-            vx, vy, rate, blocked = _land(w, d, side, vx, vy, land_rate, pt.cause)
+            # when in the step it landed (the body's pose is the step's end): pi/2 reached
+            # that far into the substep
+            f = (QUARTER - phi_before) / (phi - phi_before) if phi > phi_before else 1.0
+            back = h_all - (i + min(f, 1.0)) * h
+            vx, vy, rate, blocked, at = _land(w, d, side, vx, vy, land_rate, pt.cause, spin, back)
             phi = 0.0
             s0, c0 = sin(phi), cos(phi)
-            side = round((pt.heading - b.angle) / QUARTER) % 4  # the next edge under the heading
+            side = round((pt.heading - at) / QUARTER) % 4  # the next edge under the heading
             if blocked or rate <= 0.0 or turns >= MAX_TURNS_PER_STEP:
                 pitched = False  # lies flat on the new face (or fell back, blocked)
                 break
@@ -307,32 +312,48 @@ def step_die(w: World, d: DieRecord) -> bool:
 
 
 def _land(
-    w: World, d: DieRecord, side: int, vx: float, vy: float, rate: float, cause: str
-) -> tuple[float, float, float, bool]:
-    """A completed quarter turn: the face changes, the centre jumps one width (up to the first
-    die or platform wall in the way, physics.md s8.2) and the new face lands.  Blocked before
-    half the jump, the die cannot turn over: it falls back flat (rate 0) and strikes what it met."""
+    w: World,
+    d: DieRecord,
+    side: int,
+    vx: float,
+    vy: float,
+    rate: float,
+    cause: str,
+    spin: float,
+    back: float,
+) -> tuple[float, float, float, bool, float]:
+    """A completed quarter turn ``back`` seconds before the step's end: the face changes, the
+    centre jumps one width (up to the first die or platform wall in the way, physics.md s8.2)
+    and the new face lands.  Blocked before half the jump, the die cannot turn over: it falls
+    back flat (rate 0) and strikes what it met.  Also returns the body's angle at the landing.
+
+    The jump goes along the body's side as it was at the landing, not at the step's end: a die
+    spinning at 200 rad/s turns 0.4 rad in a 2 ms step, and the jump's direction with it (the
+    first-order error in dt of landing at step resolution, physics.md s9.2).  Landed, it moves
+    on at its new velocity for the rest of the step."""
     p = w.params
     b = d.body
-    ang = b.angle + side * QUARTER
+    at = b.angle - spin * back
+    ang = at + side * QUARTER
     cx, cy = math.cos(ang), math.sin(ang)
     move = (p.die_size * cx, p.die_size * cy)
     hit = sweep(w, d, move, walls=True)
     s = 1.0 if hit is None else hit.s
     if hit is not None and s < 0.5:
         vx, vy = _strike(w, d, hit, vx, vy)
-        return vx, vy, 0.0, True
-    x, y = b.position
-    b.position = (x + s * move[0], y + s * move[1])
-    w.space.reindex_shapes_for_body(b)
-    w._moved.add(d)  # its batch row is stale (view.read)
+        return vx, vy, 0.0, True, at
     tumble(w, d, side * QUARTER, cause)
     u = vx * cx + vy * cy
     rate1, u1 = landing(rate, u, p)
-    vx, vy = vx + (u1 - u) * cx, vy + (u1 - u) * cy
+    vx1, vy1 = vx + (u1 - u) * cx, vy + (u1 - u) * cy
     if hit is not None:
-        vx, vy = _strike(w, d, hit, vx, vy)
-    return vx, vy, rate1, False
+        vx1, vy1 = _strike(w, d, hit, vx1, vy1)
+    # from the landing on, at the new velocity (the step's collisions moved it at the old one)
+    x, y = b.position
+    b.position = (x + s * move[0] + (vx1 - vx) * back, y + s * move[1] + (vy1 - vy) * back)
+    w.space.reindex_shapes_for_body(b)
+    w._moved.add(d)  # its batch row is stale (view.read)
+    return vx1, vy1, rate1, False, at
 
 
 def _strike(w: World, d: DieRecord, hit: Hit, vx: float, vy: float) -> tuple[float, float]:

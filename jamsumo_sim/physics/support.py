@@ -102,6 +102,24 @@ def supported(w: World, i: int) -> bool:
     return step_kernels.supported(st[0], st[1], st[2], w._footprint, w.board.hole_radius)
 
 
+def unsupported_for(w: World, i: int, dt: float) -> float:
+    """How long (s, within ``dt``) the die in row ``i``, unsupported now, has been: the support
+    test along its motion back over the step (bisection; its motion taken as uniform)."""
+    st = w._rbase[w._rows[i]]
+    x, y, a, vx, vy, om = (float(v) for v in st[:6])
+    foot, r = w._footprint, w.board.hole_radius
+    if step_kernels.supported(x - vx * dt, y - vy * dt, a - om * dt, foot, r) is False:
+        return dt  # unsupported at the step's start too (put down, or stopped, over the hole)
+    lo, hi = 0.0, dt  # unsupported lo before the end, supported hi before it
+    for _ in range(12):
+        mid = 0.5 * (lo + hi)
+        if step_kernels.supported(x - vx * mid, y - vy * mid, a - om * mid, foot, r):
+            hi = mid
+        else:
+            lo = mid
+    return max(0.5 * (lo + hi), 1e-6)
+
+
 def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
     """Falling at the hole: ballistic drop while unsupported; at the far rim drop in, ride over
     (drop within the rounded edge) or trip over the rim edge (physics.md s3, s4)."""
@@ -118,24 +136,33 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
     if d.fall_time is None:
         if supported(w, i):
             return False
-        # it has fallen through the step just taken: exactly for a die put down (or stopped) over
-        # the hole, at most one step too long for one that slid off the rim during the step; so
-        # `hole` fires within a step of the free-fall time at the free-fall depth
-        d.fall_time = p.step
+        # it has fallen since it lost its support within the step just taken (the whole step for
+        # a die put down or stopped over the hole), so `hole` fires at the free-fall time
+        d.fall_time = unsupported_for(w, i, p.step)
         w._special = True
         return True
     d.fall_time += p.step
     depth = 0.5 * p.gravity * d.fall_time**2
-    if depth >= p.hole_catch_fraction * p.die_size:
-        to_hole(w, d, depth)
-        return True
+    catch = p.hole_catch_fraction * p.die_size
     x, y = view.pos(w)[i]
     rim = False
+    back = 0.0  # how long before the step's end the leading face met the far rim (s)
     if v > 0:
         # the leading face's midpoint has reached the far rim
-        fx, fy = x + 0.5 * p.die_size * vx / v, y + 0.5 * p.die_size * vy / v
+        ux, uy = vx / v, vy / v
+        fx, fy = x + 0.5 * p.die_size * ux, y + 0.5 * p.die_size * uy
         r = w.board.hole_radius
         rim = fx * fx + fy * fy >= r * r and fx * vx + fy * vy > 0
+        if rim:
+            # it met the rim when |f - u v t| = r, this far back: the rim's drop and the trip
+            # are taken there, not a step's slide past it (first order in dt: physics.md s9.2)
+            b_half = fx * ux + fy * uy
+            disc = b_half * b_half - (fx * fx + fy * fy - r * r)
+            back = min(max((b_half - math.sqrt(max(disc, 0.0))) / v, 0.0), p.step)
+            depth = 0.5 * p.gravity * max(d.fall_time - back, 0.0) ** 2
+    if depth >= catch:
+        to_hole(w, d, depth)
+        return True
     if not rim and not supported(w, i):
         return False
     # the die meets the far rim (or lands back on its support), an edge `step` above its base:
@@ -165,6 +192,11 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
         # (restitution_wood) still falling: back over the hole it drops in, or meets the other
         # side's wall (docs/physics.md "The hole")
         rebound(w, d, x + 0.5 * p.die_size * vx / v, y + 0.5 * p.die_size * vy / v, vx, vy)
+        if back > 0.0:  # back from the wall since it met it, not a step's slide through it
+            (nvx, nvy), (px, py) = d.body.velocity, d.body.position
+            d.body.position = (px + (nvx - vx) * back, py + (nvy - vy) * back)
+            w._moved.add(d)
+            w.space.reindex_shapes_for_body(d.body)
         return True
     else:
         to_hole(w, d, depth)
@@ -174,8 +206,10 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
     b.velocity = (vx * scale, vy * scale)
     w._current = False
     w.events.append(Event(w.time, SKIM, (d.id,), {"depth": depth, "speed": v}))
+    # from the rim on it moved at v_out, not v (the step's collisions moved it at v)
+    shift = (v_out - v) * back
     if tumbled:
-        b.position = stop
+        b.position = (stop[0] + shift * vx / v, stop[1] + shift * vy / v)
         w._moved.add(d)  # its batch row is stale (view.read)
         b.angular_velocity = 0.0
         w.space.reindex_shapes_for_body(b)
@@ -185,6 +219,11 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
         pitch.start(w, d, heading, pitch.trip_rate(v, step, p), "rim")
         if hit is not None and hit.other is not None:
             impact(w, d, hit.other, hit.normal)  # stopped against a die: it strikes it
+    elif shift != 0.0:
+        px, py = b.position
+        b.position = (px + shift * vx / v, py + shift * vy / v)
+        w._moved.add(d)
+        w.space.reindex_shapes_for_body(b)
     return True
 
 

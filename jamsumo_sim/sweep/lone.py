@@ -23,7 +23,7 @@ import numpy as np
 from .. import step_kernels
 from ..die import tumble as turn
 from ..flick import Flick
-from ..physics import evolve, flicks, pitch, rest, space, tumbles, view
+from ..physics import evolve, flicks, flight, pitch, rest, space, tumbles, view
 from ..physics.datatypes import OFF, ON_BOARD, DieRecord, Pitch
 from . import lone_kernel
 
@@ -172,6 +172,7 @@ class Launch:
     state: tuple[float, float, float, float, float, float]  # x, y, angle, vx, vy, omega
     pitch: Pitch | None
     level: str | None
+    air: tuple[float, float] | None = None  # (z, vz) of a die the strike lifted off at once
 
 
 def launch(probe, flick: Flick) -> Launch | str:
@@ -193,6 +194,12 @@ def launch(probe, flick: Flick) -> Launch | str:
         side = round((flick.direction - ang) / pitch.QUARTER) % 4
         heading = math.remainder(ang + side * pitch.QUARTER, 2 * math.pi)
         started = Pitch(0.0, rate, side, heading, "flick")
+        # flight.leave_if_lifting: struck hard enough high up, it leaves the board at the strike
+        vz = flight.lifts_at_once(0.0, rate, p)
+        if vz > 0.0:
+            started = Pitch(0.0, p.hop_lift * rate, side, heading, "flick")
+            state = (x, y, ang, vx, vy, omega)
+            return Launch(state, started, None, (flight.base_height(probe, d), vz))
     return Launch((x, y, ang, vx, vy, omega), started, d.level)
 
 
@@ -214,6 +221,8 @@ def run_launched(
     else:
         b.pit[0] = 0.0
     b.air[:] = 0.0
+    if go.air is not None:
+        b.air[:] = (1.0, *go.air)
     b.log[0] = 0
     w = fixed.world
     code, steps = lone_kernel.run_lone(
@@ -223,6 +232,7 @@ def run_launched(
     )  # fmt: skip
     if stats is not None:
         stats.kernel_steps += steps
+        stats.lift_offs += go.air is not None  # lifted off at the strike (launch)
         _count(stats, fixed, code)
     if code == lone_kernel.NEEDS_WORLD:
         return None, steps

@@ -279,7 +279,7 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol)
     turns = 0
     pitched = True
     n_log = log[0]
-    for _ in range(n):
+    for i in range(n):
         # the lift-off test at each substep's start (pitch.step_die)
         off = _lift_off(phi, rate, q)
         if off == _TOO_CLOSE:
@@ -302,6 +302,7 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol)
         scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
         vx, vy = vx * scale, vy * scale
         spin = math.copysign(max(0.0, abs(spin) - dspin), spin)
+        phi_before = phi
         phi, rate = _swing(phi, rate, h, q)
         if phi <= 0.0 and rate <= 0.0:
             pitched = False
@@ -309,21 +310,28 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol)
         if phi >= QUARTER:
             if n_log + 1 >= log.shape[0]:
                 return -WHY_LOG, x, y, vx, vy, spin
-            ang = a + side * QUARTER
+            # pitch.step_die: when in the step it landed; pitch._land: the jump along the body's
+            # side as it was then, the new velocity from then on
+            f = (QUARTER - phi_before) / (phi - phi_before) if phi > phi_before else 1.0
+            back = h_all - (i + min(f, 1.0)) * h
+            at = a - spin * back
+            ang = at + side * QUARTER
             cx, cy = math.cos(ang), math.sin(ang)
             mx, my = q[_Q_A] * cx, q[_Q_A] * cy
             if _jump_blocked(x, y, a, mx, my, walls, 0.5 * q[_Q_A], tol):
                 return -(WHY_PITCH_HIGH if high else WHY_PITCH_WALL), x, y, vx, vy, spin
             turns += 1
             land_rate = math.sqrt(2.0 * _pitch_energy(phi, rate, q) / q[_Q_I_EDGE])
-            x, y = x + 1.0 * mx, y + 1.0 * my  # the jump (nothing in the way: checked before)
             n_log += 1
             log[n_log] = side
             u = vx * cx + vy * cy
             rate, u1 = step_kernels.face_landing(land_rate, u, q[_Q_MU_LANDING], q[_Q_A])
-            vx, vy = vx + (u1 - u) * cx, vy + (u1 - u) * cy
+            vx1, vy1 = vx + (u1 - u) * cx, vy + (u1 - u) * cy
+            # the jump (nothing in the way: checked before), then the new velocity's rest of step
+            x, y = x + 1.0 * mx + (vx1 - vx) * back, y + 1.0 * my + (vy1 - vy) * back
+            vx, vy = vx1, vy1
             phi = 0.0
-            side = _round_half_even((heading - a) / QUARTER) % 4
+            side = _round_half_even((heading - at) / QUARTER) % 4
             if rate <= 0.0 or turns >= MAX_TURNS_PER_STEP:
                 pitched = False
                 break
@@ -403,62 +411,104 @@ _FLIES, _LANDED, _FLIGHT_WORLD = 0, 1, 2
 
 
 @njit(**_JIT)
-def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where):
+def _top_at(x, y, tops):
+    """(height of the board or the top of the platform the centre is over, its index or -1):
+    board.platform_at's first platform containing (x, y)."""
+    for k in range(tops.shape[0]):
+        if abs(x - tops[k, 0]) <= tops[k, 2] and abs(y - tops[k, 1]) <= tops[k, 3]:
+            return tops[k, 4], k
+    return 0.0, -1
+
+
+@njit(**_JIT)
+def _back(top, low0, low1, dt):
+    """flight._back: how long before the step's end the lowest point crossed ``top``."""
+    if not low0 > low1:
+        return 0.0
+    return min(max(dt * (top - low1) / (low0 - low1), 0.0), dt)
+
+
+@njit(**_JIT)
+def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r):
     """flight.step_die over one model step at the centre (x, y) the step ended at, with the
-    step's velocities (vx, vy).  Returns (answer, vx, vy): _FLIES (``air``, ``pit`` and ``log``
-    hold the new height, pitch and the quarter turns in the air), _LANDED (flight._land: on the
-    board or a platform's top, ``where[0]``, or rebounding, still in flight; the velocities
-    changed), or _FLIGHT_WORLD with nothing changed (the quarter-turn log is full; over the
-    hole the caller has handed the step over already)."""
+    step's velocities (vx, vy).  Returns (answer, x, y, vx, vy): _FLIES (``air``, ``pit`` and
+    ``log`` hold the new height, pitch and the quarter turns in the air), _LANDED (flight._land,
+    taken when it reached the surface: on the board or a platform's top, ``where[0]``, or
+    rebounding, still in flight, or lifting off again at once; the centre and velocities
+    changed), or _FLIGHT_WORLD with nothing changed (the quarter-turn log is full, or a lift-off
+    too close to call; over the hole the caller has handed the step over already)."""
     dt = q[_Q_DT]
     g = q[_Q_G]
-    z1 = air[Z] + dt * air[VZ] - 0.5 * g * dt * dt
+    a_size = q[_Q_A]
+    z0 = air[Z]
+    z1 = z0 + dt * air[VZ] - 0.5 * g * dt * dt
     vz1 = air[VZ] - g * dt
     phi = 0.0
-    n_log = log[0]
+    n_log0 = log[0]
+    n_log = n_log0
     side = int(pit[SIDE])
+    rate0 = pit[RATE]
+    low0 = z0 - (_lift(pit[PHI], a_size) if pitched else 0.0)
+    turns = 0
     if pitched:
-        phi = pit[PHI] + pit[RATE] * dt
-        turns = 0
+        phi = pit[PHI] + rate0 * dt
         while phi >= QUARTER and turns < MAX_AIR_TURNS:
             phi -= QUARTER
             n_log += 1
             if n_log >= log.shape[0]:
-                return _FLIGHT_WORLD, vx, vy
+                return _FLIGHT_WORLD, x, y, vx, vy
             log[n_log] = side
             turns += 1
         while phi < 0.0 and turns < MAX_AIR_TURNS:
             phi += QUARTER
             n_log += 1
             if n_log >= log.shape[0]:
-                return _FLIGHT_WORLD, vx, vy
+                return _FLIGHT_WORLD, x, y, vx, vy
             log[n_log] = side + 2
             turns += 1
         phi = min(max(phi, 0.0), QUARTER)
-    low1 = z1 - _lift(phi, q[_Q_A])
-    top = 0.0  # the board, or the top of the platform the centre is over (board.platform_at)
-    plat = -1
-    for k in range(tops.shape[0]):
-        if abs(x - tops[k, 0]) <= tops[k, 2] and abs(y - tops[k, 1]) <= tops[k, 3]:
-            top = tops[k, 4]
-            plat = k
-            break
+    low1 = z1 - _lift(phi, a_size) if pitched else z1
+    top, plat = _top_at(x, y, tops)
     log[0] = n_log
+    phi_end = pit[PHI]
     if pitched:
         pit[PHI] = phi
     if low1 > top:
         air[Z] = z1
         air[VZ] = vz1
-        return _FLIES, vx, vy
-    rebounds, vx, vy, vz_out, rate1 = _land(phi, top, z1, vz1, vx, vy, pitched, pit, q)
+        return _FLIES, x, y, vx, vy
+    back = _back(top, low0, low1, dt)
+    if back > 0.0:
+        # flight.step_die: what was under it when it reached the surface
+        xl, yl = x - vx * back, y - vy * back
+        if not xl * xl + yl * yl < hole_r * hole_r or _top_at(xl, yl, tops)[1] >= 0:
+            top_then, plat_then = _top_at(xl, yl, tops)
+            if low1 > top_then:
+                air[Z] = z1
+                air[VZ] = vz1
+                return _FLIES, x, y, vx, vy
+            top, plat = top_then, plat_then
+            back = _back(top, low0, low1, dt)
+    if pitched and turns == 0:
+        phi = max(phi - rate0 * back, 0.0)
+        pit[PHI] = phi
+    saved_pit = pit.copy()
+    saved_air = air.copy()
+    rebounds, nvx, nvy, vz_out, rate1 = _land(phi, top, z1, vz1, vx, vy, pitched, pit, q)
     if pitched:
         phi = pit[PHI]  # (a turn stopped short at the surface: step_kernels.landing_rise)
+    if back > 0.0 and (nvx != vx or nvy != vy):
+        x, y = x + (nvx - vx) * back, y + (nvy - vy) * back
     if rebounds:
-        air[Z] = top + _lift(phi, q[_Q_A])
-        air[VZ] = vz_out
+        # flies the rest of the step
+        zc = top + _lift(phi, a_size)
+        air[Z] = zc + vz_out * back - 0.5 * g * back * back
+        air[VZ] = vz_out - g * back
         if pitched:
+            phi_on = phi + rate1 * back
+            pit[PHI] = phi_on if 0.0 <= phi_on < QUARTER else phi
             pit[RATE] = rate1
-        return _LANDED, vx, vy
+        return _LANDED, x, y, nvx, nvy
     air[AIRBORNE] = 0.0
     air[Z] = 0.0
     air[VZ] = 0.0
@@ -466,9 +516,26 @@ def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where):
         where[0] = plat
     if pitched and (phi >= FLAT_PITCH or rate1 > 0.0):
         pit[RATE] = rate1
+        # flight.leave_if_lifting: turning fast enough about its edge, it leaves at once
+        off = _lift_off(phi, rate1, q)
+        if off == _TOO_CLOSE:
+            pit[:] = saved_pit
+            pit[PHI] = phi_end
+            air[:] = saved_air
+            air[Z] = z0
+            log[0] = n_log0
+            return _FLIGHT_WORLD, x, y, vx, vy
+        if off == _LIFTS:
+            half_a = 0.5 * a_size
+            pit[RATE] = q[_Q_HOP_LIFT] * rate1
+            air[AIRBORNE] = 1.0
+            air[Z] = top + _lift(phi, a_size)
+            air[VZ] = q[_Q_HOP_LIFT] * (half_a * (math.cos(phi) - math.sin(phi)) * rate1)
+            where[0] = -1
+            where[1] = -1
     else:
         pit[PITCHED] = 0.0
-    return _LANDED, vx, vy
+    return _LANDED, x, y, nvx, nvy
 
 
 @njit(**_JIT)
@@ -654,14 +721,17 @@ def run_lone(
         landed = False
         lifted = False
         if airborne:
-            if not past:  # off the side whatever the flight does
-                ans, nvx, nvy = _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where)
-                if ans == _FLIGHT_WORLD:
-                    why[0] = WHY_LOG
-                    return NEEDS_WORLD, steps
-                landed = ans == _LANDED
-                if landed:
-                    why[N_LANDINGS] += 1
+            # (past the edge it is off the side whatever the flight does, but a landing in the
+            # step moves it, as the World's flight.step_die does before its edge test)
+            ans, jx, jy, nvx, nvy = _flight_step(
+                x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r
+            )
+            if ans == _FLIGHT_WORLD:
+                why[0] = WHY_LOG
+                return NEEDS_WORLD, steps
+            landed = ans == _LANDED
+            if landed and not past:
+                why[N_LANDINGS] += 1
         elif pitched:
             pit_before[:] = pit
             log0 = log[0]
@@ -708,8 +778,11 @@ def run_lone(
         )
         if airborne:
             if landed:
-                # flight._land set the body's velocity: the World reads it again and kicks; on
-                # the surface, flat, it is at rest if slow enough (rest.at_rest)
+                # flight._land set the body's velocity (and moved it at the new one from the
+                # landing on): the World reads it again and kicks; on the surface, flat, it is
+                # at rest if slow enough (rest.at_rest)
+                state[0, 0] = jx
+                state[0, 1] = jy
                 state[0, 3] = nvx
                 state[0, 4] = nvy
                 pending[0] = -1.0
