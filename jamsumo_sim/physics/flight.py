@@ -102,7 +102,7 @@ def lifts_at_once(phi: float, rate: float, p: PhysicsParams) -> float:
     return 0.0
 
 
-def leave_if_lifting(w: World, d: DieRecord) -> bool:
+def leave_if_lifting(w: World, d: DieRecord, ahead: float = 0.0) -> bool:
     """A die just struck or landed at a pitch rate that lifts it leaves the surface at once, as
     pitch.step_die would at its next substep's start, instead of sliding on for the rest of the
     step first (at the default step the striker of a high break met the block a step late, and a
@@ -114,7 +114,7 @@ def leave_if_lifting(w: World, d: DieRecord) -> bool:
     if vz <= 0.0:
         return False
     d.pitch = Pitch(pt.phi, w.params.hop_lift * pt.rate, pt.side, pt.heading, pt.cause)
-    launch(w, d, vz)
+    launch(w, d, vz, ahead=ahead)
     return True
 
 
@@ -145,14 +145,26 @@ def base_height(w: World, d: DieRecord) -> float:
     return 0.0
 
 
-def launch(w: World, d: DieRecord, vz: float, z: float | None = None) -> None:
+def launch(
+    w: World,
+    d: DieRecord,
+    vz: float,
+    z: float | None = None,
+    ahead: float = 0.0,
+) -> None:
     """``d`` leaves the surface rising at ``vz`` (m/s); its pitch, if any, turns on in the air.
     ``z``: the height (m, centre - a/2 above the board plane) it starts from; by default where it
-    stands (its surface, plus its pitch's lift)."""
+    stands (its surface, plus its pitch's lift).  It left ``ahead`` seconds before the end of a
+    step whose flight step is over: it flies that long now (its height at the step's end is the
+    one it reaches from when it left, not from the step's end)."""
     if d.level:
         w.events.append(Event(w.time, PLATFORM, (d.id,), {"platform": d.level, "action": "left"}))
     if z is None:
         z = base_height(w, d) + (lift(d.pitch.phi, w.params) if d.pitch is not None else 0.0)
+    if ahead > 0.0:
+        g = w.params.gravity
+        z = z + vz * ahead - 0.5 * g * ahead * ahead
+        vz = vz - g * ahead
     d.z = z
     d.vz = vz
     d.airborne = True
@@ -626,4 +638,4 @@ def _land(
     w._special = True
     stacking.after_landing(w, d)
     if d.on_die is None and _LIFT_AT_LANDING:
-        leave_if_lifting(w, d)
+        leave_if_lifting(w, d, back)

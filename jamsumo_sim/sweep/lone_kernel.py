@@ -529,8 +529,14 @@ def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r):
             half_a = 0.5 * a_size
             pit[RATE] = q[_Q_HOP_LIFT] * rate1
             air[AIRBORNE] = 1.0
-            air[Z] = top + _lift(phi, a_size)
-            air[VZ] = q[_Q_HOP_LIFT] * (half_a * (math.cos(phi) - math.sin(phi)) * rate1)
+            # (flight.launch: it flies the rest of the step now)
+            vz = q[_Q_HOP_LIFT] * (half_a * (math.cos(phi) - math.sin(phi)) * rate1)
+            z = top + _lift(phi, a_size)
+            if back > 0.0:
+                z = z + vz * back - 0.5 * g * back * back
+                vz = vz - g * back
+            air[Z] = z
+            air[VZ] = vz
             where[0] = -1
             where[1] = -1
     else:
