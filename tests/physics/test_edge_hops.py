@@ -7,6 +7,7 @@ that is one meeting, whose geometry does not change, so it draws once."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from jamsumo_sim.physics import flight
 from jamsumo_sim.world import World
@@ -47,11 +48,30 @@ def test_other_pairs_and_soft_contacts_draw_as_before(flat_world, params):
     w.add_die("c", -0.02, 0.0, face=1)
     c = w._dice["c"]
     hard = 3.0 * params.hop_speed * params.die_mass
-    flight.on_collision(w, a, b, 0.5 * params.hop_speed * params.die_mass)  # too soft: no draw
+    a.body.velocity = (0.5 * params.hop_speed, 0.0)
+    flight.on_collision(w, a, b, 0.0)  # too soft: no draw
     assert w.rng.draws == 0
+    a.body.velocity = (2.0, 0.0)
     flight.on_collision(w, a, b, hard)
     flight.on_collision(w, a, c, hard)
     assert w.rng.draws == 2
+
+
+@pytest.mark.parametrize("e", [0.0, 0.5, 0.9])
+@pytest.mark.parametrize("share", [0.0, 0.3, 1.0])
+def test_how_hard_a_pair_meets_does_not_depend_on_the_collision_step(flat_world, params, e, share):
+    """The exchange's speed, (1 + e)/2 times the closing speed before the contact: the same
+    whether the collision step that reported the contact has given none, part or all of the
+    exchange's impulse (the first step's impulse alone shrinks with the step: model 0.7 drew
+    fewer hops at finer steps)."""
+    w, a, b = _pair(flat_world)
+    m, v = params.die_mass, 1.2
+    j = share * 0.5 * (1.0 + e) * v * m  # the part of the central exchange given so far
+    a.body.velocity = (v - j / m, 0.0)
+    b.body.velocity = (j / m, 0.0)
+    assert flight.exchange_speed(a, b, j, m, e) == pytest.approx(0.5 * (1.0 + e) * v, rel=1e-12)
+    a.body.velocity, b.body.velocity = (0.0, 0.0), (0.3, 0.0)  # parting: no exchange
+    assert flight.exchange_speed(a, b, 0.0, m, e) == 0.0
 
 
 def test_hard_breaks_still_hop(standard_board, params):

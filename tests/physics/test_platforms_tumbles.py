@@ -114,7 +114,7 @@ def test_high_flick_tumbles_mid_height_does_not(flat_board, params):
     w = World(flat_board, params)
     w.add_die("hi", 0.0, 0.0, face=4)
     w.add_die("mid", 1.0, 0.0, face=4)
-    w.apply_flick(Flick("hi", 0.0, params.die_mass * 1.0, height=0.8))
+    w.apply_flick(Flick("hi", 0.0, params.die_mass * 0.6, height=0.8))
     w.apply_flick(Flick("mid", 0.0, params.die_mass * 3.0, height=0.5))
     w.run_until_rest(5.0)
     hi, mid = w.state("hi"), w.state("mid")
