@@ -64,7 +64,7 @@ def collect_collisions(w: World, t: float) -> None:
             w.events.append(Event(t, COLLISION, key, {"impulse": j, "kind": "die"}))
             if a.level != b.level or a.fall_time is not None or b.fall_time is not None:
                 impact_tumbles(w, a, b, j)
-            flight.on_collision(w, a, b, j)  # hops, and hits between dice off the surface
+            flight.on_collision(w, a, b, j, t)  # hops, and hits between dice off the surface
         else:
             plat = platforms.nearest_platform(w, a)
             w.events.append(

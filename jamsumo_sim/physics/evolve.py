@@ -35,8 +35,11 @@ if TYPE_CHECKING:
     from .world import World
 
 # Most two shapes may sweep towards each other per collision step, as a fraction of the die's
-# size (0.5 mm at 16 mm): a contact is then met at most this deep, well inside the rounded edge.
-SWEEP_FRACTION = 1.0 / 32.0
+# size (0.25 mm at 16 mm): a contact is then met at most this deep, well inside the rounded edge.
+# How deep a first contact is met decides Chipmunk's contact points (one corner, or two along a
+# face), hence how the pair turns: met up to 0.5 mm deep (model 0.7), gentle two-die hits turned
+# a p90 47 deg off the converged reference, 0.25 mm deep about half that (physics.md s9.2).
+SWEEP_FRACTION = 1.0 / 64.0
 # Shortest collision step (s): bounds the cost of a step (64 collision steps at dt = 2 ms).
 MIN_COLLISION_STEP = 1.0 / 32000.0
 # Collision steps of a step in which no pair is at risk: one integrates free motion exactly and

@@ -82,10 +82,6 @@ def lifts_off(phi: float, rate: float, p: PhysicsParams) -> bool:
     return rate > 0.0 and phi < 0.25 * math.pi and edge_normal_force(phi, rate, p) < 0.0
 
 
-_LOCATE = True
-_LIFT_AT_LANDING = True
-
-
 def lifts_at_once(phi: float, rate: float, p: PhysicsParams) -> float:
     """The rise (m/s) of a die tipped up at ``phi`` turning at ``rate`` that leaves the board at
     once, else 0: pitch.step_die's test at a substep's start (flight.lifts_off and the rise it needs),
@@ -178,13 +174,15 @@ def launch(
     w._current = False
 
 
-def on_collision(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None:
+def on_collision(w: World, a: DieRecord, b: DieRecord, impulse: float, t: float | None = None) -> None:
     """Two dice met (first contact, ``impulse`` N s): faster than ``hop_speed`` they meet
     edge-on-edge with chance ``hop_edge_chance`` (the World's seeded generator), and the struck
     die (drawn) turns a uniform fraction up to ``hop_edge_lift`` of its speed upward, its energy
-    kept (physics.md s8.5)."""
+    kept (physics.md s8.5).  ``t``: the end of the collision step that reported the contact (the
+    model step's end if None)."""
     p = w.params
-    if pitched_strike(w, a, b) or pitched_strike(w, b, a):
+    elapsed = 0.0 if t is None else max(0.0, p.step - (w.time - t))
+    if pitched_strike(w, a, b, elapsed) or pitched_strike(w, b, a, elapsed):
         return
     if a.airborne or b.airborne or a.on_die is not None or b.on_die is not None:
         if a.level == b.level and a.fall_time is None and b.fall_time is None:
@@ -294,7 +292,7 @@ def tilted_impact(
     return u_s - j * c, vz_s + j * s, u_t + j * c
 
 
-def pitched_strike(w: World, s: DieRecord, t: DieRecord) -> bool:
+def pitched_strike(w: World, s: DieRecord, t: DieRecord, elapsed: float = 0.0) -> bool:
     """``s``, pitched forward (on the board or in the air, physics.md s8.5 "pitched strikers"),
     met ``t`` standing in front of it: the impact along s's tilted front face (:func:`tilted_impact`,
     from the velocities before the step's contacts) replaces the solver's flat one along the line
@@ -338,6 +336,9 @@ def pitched_strike(w: World, s: DieRecord, t: DieRecord) -> bool:
     vz_s1 = _no_energy_made(s, t, vz_s1, e0, m, inertia)
     w._current = False
     if s.airborne:
+        # the new rise from the contact on (``elapsed`` into the step): the coming flight step
+        # integrates the whole step at it
+        s.z -= (vz_s1 - s.vz) * elapsed
         s.vz = vz_s1
     elif vz_s1 > w.params.hop_min_speed:
         launch(w, s, vz_s1)
@@ -460,7 +461,7 @@ def step_die(w: World, d: DieRecord, x: float, y: float, i: int = -1) -> bool:
 def _back(top: float, low0: float, low1: float, dt: float) -> float:
     """How long (s) before the step's end a lowest point going from ``low0`` to ``low1`` over the
     step ``dt`` crossed ``top`` (linear in between)."""
-    if not _LOCATE or not low0 > low1:
+    if not low0 > low1:
         return 0.0
     return min(max(dt * (top - low1) / (low0 - low1), 0.0), dt)
 
@@ -637,5 +638,5 @@ def _land(
     d.shape.filter = die_filter(w, d)
     w._special = True
     stacking.after_landing(w, d)
-    if d.on_die is None and _LIFT_AT_LANDING:
+    if d.on_die is None:
         leave_if_lifting(w, d, back)

@@ -178,14 +178,15 @@ def test_a_head_on_pair_takes_the_collision_steps_its_sweep_needs(
 
     Two dice face to face closing at v each (relative 2v), friction off so the speed stays v:
     a step in which they cannot touch (gap at its start >= 2v dt) needs one collision step; the
-    step in which they can, ceil(2v dt / s_max) with s_max = 0.5 mm (standard.toml: "under
-    0.5 mm", a/32), and at least collision_substeps (2) once any pair is at risk.  A pair that
-    cannot sweep more than s_max in a step never needs more than one.  At 0.2 m/s each:
-    0.8 mm per 2 ms step, ceil(1.6) = 2; 0.1 m/s: 0.4 mm, 1; 0.5 m/s: 2 mm, 4.  The gap is
-    chosen so the step that can touch starts 0.2 mm apart (closer than s_max)."""
+    step in which they can, ceil(2v dt / s_max) with s_max = 0.25 mm (standard.toml: "under
+    0.25 mm", a/64; model 0.7: 0.5 mm), and at least collision_substeps (2) once any pair is at
+    risk.  A pair that cannot sweep more than s_max in a step never needs more than one.  At
+    0.2 m/s each: 0.8 mm per 2 ms step, ceil(3.2) = 4; 0.1 m/s: 0.4 mm, ceil(1.6) = 2; 0.5 m/s:
+    2 mm, 8.  The gap is chosen so the step that can touch starts 0.2 mm
+    apart (closer than s_max)."""
     monkeypatch.setattr(evolve, "COMPILED", compiled)
     p = _frictionless(params)
-    s_max = 0.0005
+    s_max = 0.00025
     sweep = 2.0 * v_each * p.dt
     at_risk = 3
     gap0 = at_risk * sweep + 0.0002
@@ -205,7 +206,7 @@ def test_a_head_on_pair_takes_the_collision_steps_its_sweep_needs(
         else:
             wanted.append(max(p.collision_substeps, math.ceil(sweep / s_max - 1e-9)))
     assert counts == wanted
-    assert wanted[-1] == {0.1: 1, 0.2: 2, 0.5: 4}[v_each]
+    assert wanted[-1] == {0.1: 2, 0.2: 4, 0.5: 8}[v_each]
     # they met in the last step (the count was spent on a real contact)
     assert any(ev.type == COLLISION for ev in w.events)
 
