@@ -35,8 +35,14 @@ def main(argv=None) -> int:
     for family in args.families.split(","):
         bar = tqdm(total=args.n, desc=family, leave=False)
         t = time.process_time()
-        pairs = sc.run_pairs(family, board, base, range(args.n), (args.refine, 4),
-                             progress=lambda k: bar.update(1))  # fmt: skip
+        pairs = sc.run_pairs(
+            family,
+            board,
+            base,
+            range(args.n),
+            (args.refine, 4),
+            progress=lambda k, b=bar: b.update(1),
+        )
         bar.close()
         c = sc.compare(pairs)
         print(f"\n## {family}: refine {args.refine} vs 4 (CPU {time.process_time() - t:.1f} s)")

@@ -136,10 +136,10 @@ def _overlapping(w: World, params: PhysicsParams) -> bool:
                 continue
             dx, dy = o.x - s.x, o.y - s.y
             c, n = math.cos(s.angle), math.sin(s.angle)
-            # deeper than a tenth of a millimetre inside each other along both of s's axes
+            # o's centre deeper than a tenth of a millimetre inside s's reach along both of s's
+            # axes: the two squares overlap whatever o's angle
             if max(abs(c * dx + n * dy), abs(-n * dx + c * dy)) < 2 * half - 1e-4:
-                if math.hypot(dx, dy) < 2 * half * 0.95:
-                    return True
+                return True
     return False
 
 

@@ -174,7 +174,9 @@ def launch(
     w._current = False
 
 
-def on_collision(w: World, a: DieRecord, b: DieRecord, impulse: float, t: float | None = None) -> None:
+def on_collision(
+    w: World, a: DieRecord, b: DieRecord, impulse: float, t: float | None = None
+) -> None:
     """Two dice met (first contact, ``impulse`` N s): faster than ``hop_speed`` they meet
     edge-on-edge with chance ``hop_edge_chance`` (the World's seeded generator), and the struck
     die (drawn) turns a uniform fraction up to ``hop_edge_lift`` of its speed upward, its energy

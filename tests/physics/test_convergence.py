@@ -1,13 +1,18 @@
-"""Convergence by distribution (issue 32, physics.md s9.1): refine = 4 is the converged reference and
-the game's default is judged against it over N = 400 jittered breaks of four kinds.
+"""Convergence by distribution (issue 32, physics.md s9.1): the game's default step is judged
+against a converged reference over N = 400 jittered breaks of four kinds.
 
-Per kind, four disjoint seed sets: the default (refine 1), the reference (refine 4), the reference
-again (the noise floor) and refine 8 (is 4 enough?).  The criteria (issue 32 s2):
+The issue named ``refine = 4`` the reference.  On model 0.8 it is not converged: refine 8 against
+refine 4 fails criterion (a) on the centred break (displacement -1.6 %, time to rest -3.3 %, KS p
+0.007 / 0.005) and on the high one (+2.5 % / +2.8 %, p 1e-38), while refine 16 against refine 8
+meets (a)-(c) on all four kinds (benchmarks/bench_convergence.py --reference 8 --check; docs/
+physics.md "Resolution").  So the reference here is ``refine = 8``; per kind, three disjoint seed
+sets: the default (refine 1), the reference, the reference again (the noise floor).  The
+criteria (issue 32 s2):
   (a) no statistic rejects at p < 0.01 after Holm correction;
   (b) every total-variation distance <= 1.5 x the floor + 0.02;
   (c) mean displacement within 3 %, mean time to rest within 5 %.
-Where each of the default and refine 8 stands is recorded in EXPECTED: the test fails, with the
-figures, whenever a change of physics moves one (docs/physics.md "Resolution" explains each).
+Where the default stands is recorded in EXPECTED: the test fails, with the figures, whenever a
+change of physics moves it (docs/physics.md "Resolution" explains each).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from jamsumo_sim.params import PhysicsParams
 
 N = 400
 ALPHA = 0.01
+REFERENCE = 8
 
 
 def failures(c: cv.Comparison, floor: cv.Comparison) -> list[str]:
@@ -38,20 +44,20 @@ def failures(c: cv.Comparison, floor: cv.Comparison) -> list[str]:
     return out
 
 
-# Where each comparison stands on model 0.7 (N = 400, benchmarks/bench_convergence.py): True = meets
-# (a)-(c).  A change of physics that moves one of these fails here with the figures, so the table
-# (and docs/physics.md "Resolution") is updated with it.
-EXPECTED: dict[str, dict[str, bool]] = {
-    "centred": {"default": False, "refine 8": True},
-    "hard_spin": {"default": False, "refine 8": False},
-    "high": {"default": False, "refine 8": True},
-    "scattered": {"default": False, "refine 8": False},
+# Where the default stands on model 0.8 against refine 8 (N = 400): True = meets (a)-(c).  A change
+# of physics that moves one fails here with the figures, so the table (and docs/physics.md
+# "Resolution") is updated with it.
+EXPECTED: dict[str, bool] = {
+    "centred": True,
+    "hard_spin": False,  # off-board TV 0.070 (bound 0.055), on-die 0.045 (bound 0.032)
+    "high": False,  # displacement +1.9 %, time to rest +6.6 % (a near-deterministic break: KS)
+    "scattered": False,  # time to rest -5.3 % (limit 5 %)
 }
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", cv.KINDS)
-def test_the_default_and_refine_8_against_the_reference(kind: str) -> None:
+def test_the_default_against_the_reference(kind: str) -> None:
     board = load_board("standard")
     base = PhysicsParams.from_board(board)
 
@@ -59,18 +65,12 @@ def test_the_default_and_refine_8_against_the_reference(kind: str) -> None:
         seeds = range(block * N, (block + 1) * N)
         return cv.run_breaks(kind, board, cv.refined(base, refine), seeds)
 
-    ref, ref2 = sample(4, 1), sample(4, 2)
+    ref, ref2 = sample(REFERENCE, 1), sample(REFERENCE, 2)
     floor = cv.compare(ref2, ref, seed=1)
-    found = {
-        "default": cv.compare(sample(1, 0), ref, seed=3),
-        "refine 8": cv.compare(sample(8, 3), ref, seed=2),
-    }
-    report = []
-    for name, comparison in found.items():
-        broken = failures(comparison, floor)
-        if (not broken) != EXPECTED[kind][name]:
-            report.append(
-                f"{name} vs refine 4 on {kind} breaks now {'meets' if not broken else 'breaks'} "
-                f"the criteria ({'; '.join(broken) or 'all met'}):\n{comparison.table(floor)}"
-            )
-    assert not report, "\n".join(report)
+    default = cv.compare(sample(1, 0), ref, seed=3)
+    broken = failures(default, floor)
+    assert (not broken) == EXPECTED[kind], (
+        f"the default vs refine {REFERENCE} on {kind} breaks now "
+        f"{'meets' if not broken else 'breaks'} the criteria ({'; '.join(broken) or 'all met'}):\n"
+        f"{default.table(floor)}"
+    )
