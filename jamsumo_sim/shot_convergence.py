@@ -126,19 +126,24 @@ def run_shot(shot: Shot, board: BoardSpec, params: PhysicsParams, seed: int) -> 
 
 
 def _overlapping(w: World, params: PhysicsParams) -> bool:
-    """Two dice at rest on the board at the same level closer than a die's width apart along both
-    of one's axes (a missed contact left them inside each other)."""
+    """Two dice at rest on the board at the same level inside each other by more than a tenth of
+    a millimetre (a missed contact): the separating-axis test of their squares."""
     on = [s for s in w.states() if s.status == "on_board" and s.on_die is None]
     half = 0.5 * params.die_size
     for i, s in enumerate(on):
         for o in on[i + 1 :]:
-            if s.on_platform != o.on_platform or o.on_die is not None:
+            if s.on_platform != o.on_platform:
                 continue
             dx, dy = o.x - s.x, o.y - s.y
-            c, n = math.cos(s.angle), math.sin(s.angle)
-            # o's centre deeper than a tenth of a millimetre inside s's reach along both of s's
-            # axes: the two squares overlap whatever o's angle
-            if max(abs(c * dx + n * dy), abs(-n * dx + c * dy)) < 2 * half - 1e-4:
+            turn = o.angle - s.angle
+            # a square's extent along an axis turned ``turn`` from its own
+            reach = half + half * (abs(math.cos(turn)) + abs(math.sin(turn)))
+            apart = False
+            for ang in (s.angle, o.angle):
+                c, n = math.cos(ang), math.sin(ang)
+                if max(abs(c * dx + n * dy), abs(-n * dx + c * dy)) > reach - 1e-4:
+                    apart = True
+            if not apart:
                 return True
     return False
 

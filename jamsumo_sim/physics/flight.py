@@ -147,6 +147,7 @@ def launch(
     vz: float,
     z: float | None = None,
     ahead: float = 0.0,
+    elapsed: float = 0.0,
 ) -> None:
     """``d`` leaves the surface rising at ``vz`` (m/s); its pitch, if any, turns on in the air.
     ``z``: the height (m, centre - a/2 above the board plane) it starts from; by default where it
@@ -161,6 +162,13 @@ def launch(
         g = w.params.gravity
         z = z + vz * ahead - 0.5 * g * ahead * ahead
         vz = vz - g * ahead
+    if elapsed > 0.0:
+        # it left ``elapsed`` into a step whose flight step (the whole step) is still to come:
+        # that step then ends where the flight from the contact does (z - vz t - g t^2/2 rising
+        # at vz + g t ends at z + vz (dt - t) - g (dt - t)^2/2)
+        g = w.params.gravity
+        z = z - vz * elapsed - 0.5 * g * elapsed * elapsed
+        vz = vz + g * elapsed
     d.z = z
     d.vz = vz
     d.airborne = True
@@ -228,7 +236,7 @@ def on_collision(
     keep = math.sqrt(max(0.0, 1.0 - frac * frac))
     d.body.velocity = (vx * keep, vy * keep)
     d.pitch = None
-    launch(w, d, vz)
+    launch(w, d, vz, elapsed=elapsed)
 
 
 Velocity = tuple[float, float]
