@@ -24,11 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.calibrate import calibrate
 from jamsumo_sim.calibration.data import load_all
 from jamsumo_sim.calibration.world_sim import WorldSimulator
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.world import World
 
 SAMPLES = Path(__file__).resolve().parents[1] / "calibration" / "samples"

@@ -19,8 +19,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
-from jamsumo_sim.board import load_board  # noqa: E402
-from jamsumo_sim.params import PhysicsParams  # noqa: E402
+from jamsumo_sim.physics.board import load_board  # noqa: E402
+from jamsumo_sim.physics.params import PhysicsParams  # noqa: E402
 from jamsumo_sim.ui.app import App  # noqa: E402
 from jamsumo_sim.ui.session import SandboxSession  # noqa: E402
 

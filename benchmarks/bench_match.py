@@ -18,7 +18,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from jamsumo_sim.flick import Flick
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.rules.bots import PlannerBot, RandomBot
 from jamsumo_sim.rules.game import JAM
 from jamsumo_sim.turnloop import play

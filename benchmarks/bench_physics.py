@@ -22,11 +22,11 @@ import time
 import numpy as np
 import pymunk
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.convergence import packed_block
-from jamsumo_sim.flick import Flick
-from jamsumo_sim.params import PhysicsParams
 from jamsumo_sim.physics import evolve
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.flick import Flick
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.world import World, die_body, warm_up
 
 GOAL_RATIO = 3.0

@@ -16,8 +16,8 @@ import time
 from tqdm import tqdm
 
 from jamsumo_sim import shot_convergence as sc
-from jamsumo_sim.board import load_board
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.world import warm_up
 
 

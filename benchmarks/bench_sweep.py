@@ -17,9 +17,9 @@ import time
 
 import numpy as np
 
-from jamsumo_sim.board import load_board
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
 from jamsumo_sim.physics.datatypes import IllegalAction
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.scenario import build_world
 from jamsumo_sim.sweep import dask_runner, lone, lone_kernel, run
 from jamsumo_sim.sweep.batch import Shot, ShotRunner, scenario_for

@@ -32,9 +32,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _clip(folder: Path, name: str, shots: int, fps: float, jitter: float) -> tuple[Path, object]:
     sys.path.insert(0, str(ROOT))  # tests/video/synth.py
-    from jamsumo_sim.board import load_board
     from jamsumo_sim.calibration.model import with_fitted
-    from jamsumo_sim.params import PhysicsParams
+    from jamsumo_sim.physics.board import load_board
+    from jamsumo_sim.physics.params import PhysicsParams
     from tests.video.synth import Camera, Renderer, random_shots, write_video
 
     board = load_board("standard")
@@ -65,7 +65,7 @@ def _decode(path: Path) -> tuple[list[np.ndarray], float]:
 
 
 def _track(frames, fps, cam) -> tuple[float, float]:
-    from jamsumo_sim.board import load_board
+    from jamsumo_sim.physics.board import load_board
     from jamsumo_sim.video.colours import load_colours
     from jamsumo_sim.video.markers import MarkerDetector
     from jamsumo_sim.video.track import track

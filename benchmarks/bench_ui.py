@@ -32,8 +32,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
-from jamsumo_sim.board import load_board  # noqa: E402
-from jamsumo_sim.params import PhysicsParams  # noqa: E402
+from jamsumo_sim.physics.board import load_board  # noqa: E402
+from jamsumo_sim.physics.params import PhysicsParams  # noqa: E402
 from jamsumo_sim.ui.app import App  # noqa: E402
 from jamsumo_sim.ui.session import COLOUR_NAMES, SandboxSession  # noqa: E402
 from jamsumo_sim.world import World  # noqa: E402
@@ -166,13 +166,47 @@ def measure(frames: int, fx: bool = False) -> dict:
     }
 
 
+def measure_idle(seconds: float, wait: bool = True) -> dict:
+    """CPU share of one core the window uses showing a still board nobody touches (a match between
+    two people, nothing aimed): ``wait`` sleeps in pygame.event.wait (the window now), without it
+    every frame is drawn at 60 fps (the window before issue #35). Goal: <= 3 % of a core."""
+    from jamsumo_sim.ui.match_session import new_match
+
+    app = App(new_match("jam", ["human", "human"], 3), size=(1280, 800), autosave_enabled=False)
+    for _ in range(240):  # the opening roll, the board turning to the first player
+        app.frame(1.0 / app.fps)
+        if app.idle():
+            break
+    app.idle_wait = wait
+    app.running = True
+    pygame.time.set_timer(pygame.QUIT, round(seconds * 1000), loops=1)
+    t0, c0, f0 = time.perf_counter(), time.process_time(), app.frames
+    app.run()
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {
+        "idle_wait": wait,
+        "seconds": round(wall, 2),
+        "cpu_percent_of_a_core": round(100 * cpu / wall, 2),
+        "frames_drawn": app.frames - f0,
+        "goal_percent": 3.0,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=180)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--fx", action="store_true", help="trails, slow motion and a preview on")
+    ap.add_argument(
+        "--idle", type=float, default=0.0, metavar="S",
+        help="also measure an idle window's CPU for S seconds (waiting, then drawing every frame)",
+    )  # fmt: skip
     args = ap.parse_args()
     r = measure(args.frames, args.fx)
+    r["fps_p95"] = round(1000.0 / r["wall_frame_ms_p95"], 1)
+    if args.idle > 0:
+        r["idle"] = measure_idle(args.idle, wait=True)
+        r["idle_every_frame"] = measure_idle(args.idle, wait=False)
     if args.json:
         print(json.dumps(r))
         return
@@ -193,7 +227,14 @@ def main() -> None:
         f"  wall frame {r['wall_frame_ms_median']:.2f} ms median, {r['wall_frame_ms_p95']:.2f} ms p95 "
         f"(physics {r['wall_physics_ms_median']:.2f}, drawing {r['wall_draw_ms_median']:.2f}; shared cores)"
     )
-    print(f"  wall fps (median) {r['wall_fps_median']}")
+    print(f"  wall fps (median) {r['wall_fps_median']}, p95 {r['fps_p95']} (goal >= 60)")
+    for key, what in (("idle", "waiting for events"), ("idle_every_frame", "drawing every frame")):
+        if key in r:
+            i = r[key]
+            print(
+                f"  idle window ({what}): {i['cpu_percent_of_a_core']:.1f} % of a core over "
+                f"{i['seconds']} s, {i['frames_drawn']} frames drawn (goal <= 3 %)"
+            )
     print(f"  dice still moving at the end of each batch: {r['dice_moving_at_batch_end']}")
 
 

@@ -16,11 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.calibration.data import COLLISION, REST, TILT, TRAJECTORY, write_csv
 from jamsumo_sim.calibration.model import with_fitted
 from jamsumo_sim.calibration.world_sim import WorldSimulator
-from jamsumo_sim.params import PhysicsParams, dump_params
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
+from jamsumo_sim.physics.params_file import dump_params
 
 HERE = Path(__file__).resolve().parent
 SAMPLES = HERE / "samples"

@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 
 from jamsumo_sim import fileio
-from jamsumo_sim.board import load_board
 from jamsumo_sim.calibration.data import TUMBLE, TumbleShot, write_csv
 from jamsumo_sim.calibration.tumbles import simulate
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 
 HERE = Path(__file__).resolve().parent
 SAMPLES = HERE / "samples"

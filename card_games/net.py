@@ -25,7 +25,8 @@ from jamsumo_sim.turnloop.recording import load_record, result_summary, save_rec
 
 REMOTE = "remote"
 STAND_IN = "smart"  # plays a seat whose player left (``--on-leave bot``)
-RECORD_INTERVAL_S = 0.5  # the record is rewritten at most this often (and at the end)
+# the record is rewritten at most this often (and at the end); every move is in its journal at once
+RECORD_INTERVAL_S = 0.5
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -119,6 +120,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     target = args.record or args.resume
     record = Path(check_output_path(target, "--record")) if target is not None else None
     game, state, seats, agents = _setup(args)
+    journal, resumed = run.open_journal(record, state, args.resume is not None)
     written = [-math.inf]
 
     def on_move(current: State, final: bool) -> None:
@@ -130,7 +132,16 @@ def cmd_host(args: argparse.Namespace) -> int:
         save_record(record, state, seats)
     stand = STAND_IN if STAND_IN in game.bots() else "random"
     host = Host(
-        state, seats, agents, lambda seat: _bot(game, stand, seat), result_object, options, on_move
+        state,
+        seats,
+        agents,
+        lambda seat: _bot(game, stand, seat),
+        result_object,
+        options,
+        on_move,
+        journal=journal,
+        tokens=resumed.tokens,
+        match=resumed.match,
     )
     result = run.run_host(host)
     run.print_result(result, args.json, _line(result))

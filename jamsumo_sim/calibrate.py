@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from .board import BoardSpec
 from .calibration.data import COLLISION, REST, TILT, TRAJECTORY, TUMBLE, DataFile
 from .calibration.fit import FITTABLE, FitResult, TiltFit, fit, fit_tilt, refit_nuisance
 from .calibration.limits import FIT_SPREAD_FACTORS, MAX_STARTS
@@ -28,7 +27,9 @@ from .calibration.model import Shots, ShotsProblem, Simulator, with_fitted
 from .calibration.tumbles import DEFAULT_NAMES as TUMBLE_DEFAULT
 from .calibration.tumbles import TUMBLE_FITTABLE, TumbleFit, TumbleProblem, fit_tumbles
 from .errors import UserError
-from .params import PhysicsParams, dump_params
+from .physics.board import BoardSpec
+from .physics.params import PhysicsParams
+from .physics.params_file import dump_params
 
 # Rest angles are measured to a degree or two; an RMS far above that means trouble (see calibrate()).
 ANGLE_WARN_DEG = 10.0
@@ -434,7 +435,7 @@ def stamp_for(
 def write_params(cal: Calibration, board: BoardSpec, path: str | Path) -> None:
     """Write the fitted params file (all parameters; fitted ones replaced), stamped with its data.
 
-    :func:`~jamsumo_sim.params.dump_params` writes atomically (fileio.write_atomic): a killed run
+    :func:`~jamsumo_sim.physics.params_file.dump_params` writes atomically (fileio.write_atomic): a killed run
     leaves the old file, never half a new one.
     """
     try:

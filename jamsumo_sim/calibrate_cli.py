@@ -7,11 +7,12 @@ import json
 import sys
 from pathlib import Path
 
-from .board import load_board
 from .errors import UserError
 from .fileio import check_output_path, same_file
 from .limits import check_count, seed_arg
-from .params import PhysicsParams, load_params
+from .physics.board import load_board
+from .physics.params import PhysicsParams
+from .physics.params_file import load_params
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

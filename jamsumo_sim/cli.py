@@ -29,6 +29,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "jamsumo_sim.sweep.tournament_cli",  # tournament
     "jamsumo_sim.export.cli",  # export (issue 23)
     "jamsumo_sim.net.cli",  # host, join (issue 24)
+    "jamsumo_sim.validate.cli",  # validate (issue 33)
 )
 
 

@@ -4,7 +4,7 @@ Numba raises its ``numba:compile`` event only for a kernel it could not load fro
 event comes after the cache lookup: ``numba.core.event``), so the line shows exactly when the cache
 is cold or stale, never when the kernels load from it.  The ``jamsumo`` command asks for the line
 while a subcommand runs (:func:`announcing`); the listener goes in when the kernels first import
-numba (:func:`kernel_cache.configure <jamsumo_sim.kernel_cache.configure>` calls :func:`arm`), so a
+numba (:func:`kernel_cache.configure <jamsumo_sim.physics.kernel_cache.configure>` calls :func:`arm`), so a
 command that never steps physics never imports numba for it.
 
 Like the progress bars, the line is for a person watching a terminal: it is not written when stderr

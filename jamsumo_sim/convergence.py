@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .board import BoardSpec
-from .flick import Flick
-from .params import PhysicsParams
+from .physics.board import BoardSpec
+from .physics.flick import Flick
+from .physics.params import PhysicsParams
 from .world import World
 
 KINDS = ("centred", "hard_spin", "high", "scattered")

@@ -22,9 +22,9 @@ from typing import Any
 import pymunk
 
 from jamsumo_sim import __version__, fileio
-from jamsumo_sim.board import board_to_dict
 from jamsumo_sim.errors import IllegalAction, UserError
 from jamsumo_sim.limits import check_count, check_seed
+from jamsumo_sim.physics.board import board_to_dict
 from jamsumo_sim.turnloop import Action, get_game
 
 REPLAY_KIND = "jamsumo-replay"
@@ -321,7 +321,7 @@ class ReplayShot:
         if self.execution is None:
             return self.action
         from jamsumo_sim.rules.bots import _spec_action
-        from jamsumo_sim.rules.flicks import read_flick
+        from jamsumo_sim.rules.flick_actions import read_flick
 
         return _spec_action(self.state.executed_spec(read_flick(self.action), self.execution))
 
@@ -462,7 +462,7 @@ def _check_history(history: list[Any], players: int, where: str) -> list[int]:
     Returns the history indices of the flicks. Whether each move is *legal* is the re-play's
     question (a different physics may make a recorded flick illegal: a divergence, exit 1).
     """
-    from jamsumo_sim.rules.flicks import PASS, read_flick
+    from jamsumo_sim.rules.flick_actions import PASS, read_flick
     from jamsumo_sim.rules.setup import is_setup, read_setup
 
     flicks = []

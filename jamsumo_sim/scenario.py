@@ -14,7 +14,7 @@ radians counter-clockwise)::
      "max_time": 20.0}
 
 A flick gives exactly one of ``impulse`` (N s, the finger's impulse) and ``finger_speed`` (m/s, the
-fingertip's speed: J = (1 + finger_restitution) m / (1 + 6 lever^2) V_f; see jamsumo_sim.flick).
+fingertip's speed: J = (1 + finger_restitution) m / (1 + 6 lever^2) V_f; see jamsumo_sim.physics.flick).
 
 Parameters: the board's defaults, then ``--params`` file, then the scenario's ``params`` (by name).
 Dice take ``face`` (1..6, default 1) or ``orientation`` ([top, east, north]); ``angle``, ``vx``,
@@ -39,13 +39,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .board import load_board
-from .die import Orientation
 from .errors import UserError
 from .fileio import MAX_FILE_BYTES, decode_utf8, parse_json, read_text
-from .flick import Flick
 from .limits import as_finite
-from .params import PhysicsParams, load_params
+from .physics.board import load_board
+from .physics.die import Orientation
+from .physics.flick import Flick
+from .physics.params import PhysicsParams
+from .physics.params_file import load_params
 
 if TYPE_CHECKING:  # the World (and numba) load only when a scenario runs: errors stay quick
     from .world import World

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board import BoardSpec
-from .events import COLLISION
-from .flick import Flick
-from .params import PhysicsParams
+from .physics.board import BoardSpec
+from .physics.events import COLLISION
+from .physics.flick import Flick
+from .physics.params import PhysicsParams
 from .world import World
 
 FAMILIES = ("single", "skim", "hit")

@@ -50,11 +50,11 @@ def test_every_reader_refuses_a_bool_and_a_huge_int(reader):
 
             return _number(value, "x")
         if reader == "params":
-            from jamsumo_sim.params import check_range
+            from jamsumo_sim.physics.params import check_range
 
             return check_range("mu_board", value)
         if reader == "flick":
-            from jamsumo_sim.flick import Flick
+            from jamsumo_sim.physics.flick import Flick
 
             return Flick.from_json({"die": "a", "direction": value, "impulse": 0.01})
         if reader == "noise":

@@ -4,7 +4,10 @@ Seats are agents ``player_0`` … ``player_{n-1}``. Chance nodes (shuffles, deal
 resolved inside the environment from the match seed exactly as ``card-games play --seed`` does,
 so ``reset(seed=s)`` starts the same match. A simultaneous node (JumbleJack's pointing) is asked
 seat by seat; a seat never sees the choices already made, and the moves apply together once every
-seat has chosen. Rewards come at the end only: a winner gets 1 (a shared win 1/k), the others 0;
+seat has chosen. The observation is ``{"observation": float32 vector, "action_mask": int8}``, the
+vector laid out field by field in :mod:`card_games.envs.features` (``describe(game)``); the same
+view as JSON text is ``observe_text(agent)``. An agent not due to move gets an all-zero mask.
+Rewards come at the end only: a winner gets 1 (a shared win 1/k), the others 0;
 ``infos[agent]["returns"]`` then holds the game's own scores.
 """
 
@@ -14,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from card_games.envs import features
 from card_games.envs.catalog import Catalog, catalog
-from card_games.envs.encoding import OBS_BYTES, encode
+from card_games.envs.encoding import text
 from jamsumo_sim.envs.aec import (
     agent_name,
     end_episode,
@@ -61,7 +65,7 @@ class CardGameEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
         self.possible_agents = [agent_name(s) for s in range(n)]
         self.max_cycles = max_cycles
         mask = spaces.Box(0, 1, shape=(len(self.catalog),), dtype=np.int8)
-        obs = spaces.Box(0, 255, shape=(OBS_BYTES[game],), dtype=np.uint8)
+        obs = spaces.Box(0.0, features.HIGH, shape=(features.size(game),), dtype=np.float32)
         self.observation_spaces = {
             a: spaces.Dict({"observation": obs, "action_mask": mask}) for a in self.possible_agents
         }
@@ -138,9 +142,13 @@ class CardGameEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.seat_of(agent)
         return {
-            "observation": encode(self.game.name, self.match.observation(seat)),
+            "observation": features.encode(self.game.name, self.match.observation(seat), seat),
             "action_mask": self.action_mask(agent),
         }
+
+    def observe_text(self, agent: str) -> str:
+        """The same view as JSON text (for people, logs and text-based agents)."""
+        return text(self.match.observation(self.seat_of(agent)))
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

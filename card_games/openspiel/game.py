@@ -17,6 +17,17 @@ What the registration states, and why it is true:
 Actions are the fixed catalog indices of :mod:`card_games.envs.catalog`, shared with the
 PettingZoo environments. The information state is the seat's view with its whole log and its own
 moves (perfect recall); the observation is the view without them.
+
+Tensors: the observation tensor is the seat's numeric view of :mod:`card_games.envs.features`
+(the PettingZoo ``observation`` vector, shape ``(features.size(game),)``); the information-state
+tensor is that vector followed by how many times the seat made each catalog move (its own pending
+simultaneous choice included), shape ``(features.size(game) + len(catalog),)``. That count is a
+summary of the seat's own history, not a full record of its order (the strings have the order).
+Both are built from the seat's own view only, so they never hold hidden information.
+
+``clone()`` is OpenSpiel's own (a deep copy: history and move number kept; the turn-loop state
+is copied by its fast ``clone``). ``resample_from_infostate`` deals what the seat cannot see
+afresh (see :meth:`CardSpielState.resample_for`), so OpenSpiel's ``ISMCTSBot`` runs on every game.
 """
 
 from __future__ import annotations
@@ -27,10 +38,12 @@ from typing import Any
 
 import numpy as np
 
+from card_games.envs import features
 from card_games.envs.card_env import win_shares
 from card_games.envs.catalog import Catalog, catalog
 from jamsumo_sim.envs.deps import require
 from jamsumo_sim.turnloop import Action, Game, Shuffle, State, get_game
+from jamsumo_sim.turnloop.driver import seeded_outcome
 
 pyspiel = require("pyspiel", "the OpenSpiel card games")
 
@@ -57,9 +70,9 @@ def game_type(game: str) -> Any:
         max_num_players=g.max_players,
         min_num_players=g.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification={"players": g.min_players, "variant": g.variants[0]},
     )
 
@@ -86,8 +99,9 @@ class CardSpielGame(pyspiel.Game):  # type: ignore[misc,name-defined]
             max_utility=1.0,
             utility_sum=1.0,
             # the turn loop's bound counts a joint move once (asked seat by seat: n moves) and a
-            # shuffle once (dealt item by item: at most MAX_CHANCE_OUTCOMES nodes)
-            max_game_length=turnloop.max_game_length(match_params) * max(n, MAX_CHANCE_OUTCOMES),
+            # shuffle once (dealt item by item: one node per card shuffled)
+            max_game_length=turnloop.max_game_length(match_params)
+            * max(n, cards_shuffled(turnloop, match_params)),
         )
         super().__init__(spec, info, merged)
 
@@ -113,7 +127,20 @@ class CardSpielGame(pyspiel.Game):  # type: ignore[misc,name-defined]
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CardObserver:
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return CardObserver(perfect_recall=recall)
+        return CardObserver(self.game_name, perfect_recall=recall)
+
+
+def cards_shuffled(game: Game, params: dict[str, Any]) -> int:
+    """Items shuffled while a match is set up (every card of the game: a later reshuffle only
+    re-uses some of them), so the longest shuffle a match can deal item by item."""
+    state = game.new_initial_state(params, seed=0)
+    total = 0
+    while state.is_chance_node():
+        chance = state.chance_outcomes()
+        if isinstance(chance, Shuffle):
+            total += len(chance.items)
+        state.apply_action(seeded_outcome(state))
+    return min(max(total, 1), MAX_CHANCE_OUTCOMES)
 
 
 class _Box:
@@ -228,14 +255,12 @@ class CardSpielState(pyspiel.State):  # type: ignore[misc,name-defined]
     def __str__(self) -> str:
         return json.dumps(self.inner.full_state(), sort_keys=True, default=str)
 
-    def clone(self) -> CardSpielState:
-        copy = CardSpielState(self.spiel_game, self.inner.clone())
-        copy.pending = dict(self.pending)
-        copy.drawn = list(self.drawn)
-        return copy
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> CardSpielState:
-        return self.clone()
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardSpielState:
+        """OpenSpiel's hook (``ISMCTSBot``): a state with ``player_id``'s information state, the
+        rest dealt at random from a generator seeded by the sampler. Its history starts afresh
+        (the real chance outcomes would tell what the seat cannot know)."""
+        seed = int(float(probability_sampler()) * 2**53)
+        return self.resample_for(int(player_id), np.random.default_rng(seed))
 
     def resample_for(self, seat: int, rng: np.random.Generator) -> CardSpielState:
         """A state ``seat`` cannot tell from this one: what it cannot see re-dealt at random
@@ -253,29 +278,46 @@ class CardSpielState(pyspiel.State):  # type: ignore[misc,name-defined]
 
 
 class CardObserver:
-    """Observation and information-state strings of one seat (no tensors)."""
+    """Observation and information-state tensors and strings of one seat (see the module doc)."""
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, game: str, perfect_recall: bool) -> None:
+        self.game = game
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, Any] = {}
+        self.width = features.size(game)
+        moves = len(catalog(game)) if perfect_recall else 0
+        self.tensor = np.zeros(self.width + moves, np.float32)
+        self.dict: dict[str, Any] = {"observation": self.tensor[: self.width]}
+        if perfect_recall:
+            self.dict["my_moves"] = self.tensor[self.width :]
 
     def set_from(self, state: CardSpielState, player: int) -> None:
-        pass
+        view = state.inner.observation(player)
+        self.tensor[: self.width] = features.encode(self.game, view, player)
+        if self.perfect_recall:
+            counts = self.dict["my_moves"]
+            counts[:] = 0.0
+            index = catalog(self.game).index
+            for name in own_moves(state, player):
+                counts[index[name]] += 1.0
 
     def string_from(self, state: CardSpielState, player: int) -> str:
         view = state.inner.observation(player)
         if not self.perfect_recall:
             view.pop("log", None)
             return json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
-        own = [
-            e["action"]["name"] if "action" in e else e["joint"].get(str(player), {}).get("name")
-            for e in state.inner.history
-            if e.get("seat") == player or str(player) in e.get("joint", {})
-        ]
-        chosen = state.pending.get(player)
-        view["my_moves"] = own + ([chosen.name] if chosen is not None else [])
+        view["my_moves"] = own_moves(state, player)
         return json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def own_moves(state: CardSpielState, player: int) -> list[str]:
+    """The names of the moves ``player`` made, in order (a pending simultaneous choice last)."""
+    own = [
+        e["action"]["name"] if "action" in e else e["joint"].get(str(player), {}).get("name")
+        for e in state.inner.history
+        if e.get("seat") == player or str(player) in e.get("joint", {})
+    ]
+    chosen = state.pending.get(player)
+    return own + ([chosen.name] if chosen is not None else [])
 
 
 def register(game: str) -> type[CardSpielGame]:

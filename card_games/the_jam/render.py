@@ -141,7 +141,7 @@ def build(
         parts.append(
             Text(f"Your score if the game ended now: {own['total']} ({progress or 'nothing yet'})")
         )
-    parts.extend(_trade_lines(cs, obs))
+    parts.extend(_trade_lines(cs, obs, seat))
     if obs.get("final"):
         f = obs["final"]
         parts.append(
@@ -151,16 +151,18 @@ def build(
     return parts
 
 
-def _trade_lines(cs: CardSet, obs: Mapping[str, Any]) -> list[Text]:
+def _trade_lines(cs: CardSet, obs: Mapping[str, Any], seat: int | None = None) -> list[Text]:
+    """The auction and the trade under way, worded for ``seat`` (its own offer, or one made to it)."""
     lines: list[Text] = []
     if obs.get("auction"):
         a = obs["auction"]
-        lines.append(
-            Text(
-                f"Young man auction: high bid {a['high']} by seat {a['high_seat']}; "
-                f"seat {a['bidder']} to bid"
-            )
-        )
+        if a.get("high_seat") is None:
+            high = "no bid yet"
+        else:
+            who = "you" if a["high_seat"] == seat else f"seat {a['high_seat']}"
+            high = f"high bid {a['high']} by {who}"
+        bidder = "you" if a["bidder"] == seat else f"seat {a['bidder']}"
+        lines.append(Text(f"Young man auction: {high}; {bidder} to bid"))
         if a["building"]:
             offered = ", ".join(card_text(cs, c) for c in a["building"])
             lines.append(Text(f"  offered so far: {offered}"))
@@ -174,12 +176,20 @@ def _trade_lines(cs: CardSet, obs: Mapping[str, Any]) -> list[Text]:
                 return f"{count} hidden card(s)"
             return ", ".join(card_text(cs, c) for c in ids) or "nothing"
 
-        lines.append(
-            Text(
-                f"Trade with seat {t['partner']} ({t['stage']}): seat {obs['active']} gives "
-                f"{names(mine, t['mine'])}; gets {names(theirs, t['theirs'])}"
+        gives, gets = names(mine, t["mine"]), names(theirs, t["theirs"])
+        if seat is not None and seat == obs["active"]:
+            text = f"Your trade with seat {t['partner']} ({t['stage']}): you give {gives}; you get {gets}"
+        elif seat is not None and seat == t["partner"]:
+            text = (
+                f"Seat {obs['active']}'s trade with you ({t['stage']}): you would get {gives}; "
+                f"you would give {gets}"
             )
-        )
+        else:
+            text = (
+                f"Trade between seat {obs['active']} and seat {t['partner']} ({t['stage']}): "
+                f"seat {obs['active']} gives {gives}; gets {gets}"
+            )
+        lines.append(Text(text))
     if obs.get("pie_debt"):
         lines.append(Text(f"Owed to the basket for a pie taken from it: {obs['pie_debt']} card(s)"))
     return lines

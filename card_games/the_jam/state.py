@@ -813,9 +813,27 @@ class JamState(State):
         changed = False
         # pools in a fixed order before dealing: the world drawn depends on the seat's information
         # and ``rng`` only, never on where the hidden cards really lie
-        pool = sorted(list(clone.deck) + [c for s in others for c in clone.hands[s]])
+        # face-down ingredients the seat has not seen show only their fruit: re-dealt too, each
+        # from the pool's cards of that fruit (else a searched world could hold the true card)
+        unseen = [
+            (r, [i for i, c in enumerate(r["under"]) if c in r[FACE_DOWN]])
+            for m in clone.made
+            for r in m
+            if FACE_DOWN in r and seat not in r[SEEN_BY]
+        ]
+        pool = sorted(
+            list(clone.deck)
+            + [c for s in others for c in clone.hands[s]]
+            + [r["under"][i] for r, slots in unseen for i in slots]
+        )
         if len(pool) > 1:
             order = [pool[i] for i in rng.permutation(len(pool))]
+            for r, slots in unseen:
+                for i in slots:
+                    fruit = self.card(r["under"][i]).bottom
+                    pick = next(k for k, c in enumerate(order) if self.card(c).bottom == fruit)
+                    r["under"][i] = order.pop(pick)
+                r[FACE_DOWN] = [r["under"][i] for i in slots]
             clone.deck, order = order[: len(clone.deck)], order[len(clone.deck) :]
             for s in others:
                 k = len(clone.hands[s])

@@ -30,9 +30,9 @@ from pathlib import Path
 import numpy as np
 
 from .. import fileio
-from ..board import BoardSpec
 from ..errors import UserError
-from ..params import PhysicsParams
+from ..physics.board import BoardSpec
+from ..physics.params import PhysicsParams
 from . import limits as L
 from .limits import DataLimits, footprint_gap
 

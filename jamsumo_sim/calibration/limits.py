@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..params import PhysicsParams
+from ..physics.params import PhysicsParams
 
 MAX_DATA_FILES = 50
 MAX_LINES = 200_000  # per file, comments included: 100 tracked shots of 2 000 frames fit easily

@@ -1,6 +1,6 @@
 """The calibration problem: measured shots → residuals (mm) of the simulated shots for given parameters.
 
-A :class:`Simulator` runs batches of shots for one :class:`~jamsumo_sim.params.PhysicsParams`;
+A :class:`Simulator` runs batches of shots for one :class:`~jamsumo_sim.physics.params.PhysicsParams`;
 :class:`ShotsProblem` turns the loaded data into residuals for :mod:`.fit`.  Residual rows per shot:
 
 - rest poses: (dx, dy) in mm, then the angle error times ``angle_lever`` (mm) when angles are used;
@@ -23,7 +23,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..params import PhysicsParams
+from ..physics.params import PhysicsParams
 from .data import COLLISION, REST, TRAJECTORY, CollisionShot, DataFile, RestShot, TrajectoryShot
 from .fit import Group, Problem
 

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board import BoardSpec
-from ..flick import Flick
-from ..params import PhysicsParams
+from ..physics.board import BoardSpec
+from ..physics.flick import Flick
+from ..physics.params import PhysicsParams
 from ..world import World
 from .data import TumbleShot
 from .limits import MAX_SHOT_SECONDS

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 import pymunk
 
-from ..board import BoardSpec
-from ..params import PhysicsParams
+from ..physics.board import BoardSpec
+from ..physics.params import PhysicsParams
 from ..world import World
 from .limits import MAX_SHOT_SECONDS
 

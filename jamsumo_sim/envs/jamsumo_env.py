@@ -4,7 +4,14 @@ Chance (set-up rolls, the hand's execution error) is drawn from the match seed a
 match --seed`` draws it, so ``reset(seed=s)`` starts that match. The action layout and the
 refusal rule are in :mod:`jamsumo_sim.envs.spaces_jamsumo`. Rewards come at the end: a winner 1,
 k tied winners 1/k, the others 0 (``infos[agent]["returns"]``: the game's own totals). A refused
-flick is re-asked (same seat, nothing moved) with reward ``REFUSAL_PENALTY``.
+move (a choice the mask closes, or a flick that is not fair) is re-asked (same seat, nothing
+moved) with reward ``REFUSAL_PENALTY``; it still counts as a step, and ``max_cycles`` (by default
+the game's own bound on moves) truncates, so every policy's episode ends.
+
+``obs["action_mask"]`` (also under its older name ``choice_mask``) masks the choice; the action
+space's ``sample(mask)`` takes that array (the flick is sampled freely), so PettingZoo's
+``api_test``, ``render_test`` and ``performance_benchmark`` drive the env as a classic game. A
+bare integer action is that choice with ``DEFAULT_FLICK``.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from jamsumo_sim.envs.aec import (
 )
 from jamsumo_sim.envs.deps import require
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.rules.flicks import PASS, flick_action
+from jamsumo_sim.rules.flick_actions import PASS, flick_action
 from jamsumo_sim.rules.seats import die_ids, from_view
 from jamsumo_sim.turnloop import Action, State, get_game
 from jamsumo_sim.turnloop.driver import seeded_outcome
@@ -34,6 +41,15 @@ pettingzoo = require("pettingzoo")
 spaces = require("gymnasium.spaces")
 
 MODES = ("jam", "sumo", "jamsumo")
+
+
+class FlickSpace(spaces.Dict):  # type: ignore[misc,name-defined]
+    """``{"choice", "flick"}``, whose ``sample`` also takes the choice mask alone (an array)."""
+
+    def sample(self, mask: Any = None, probability: Any = None) -> dict[str, Any]:
+        if isinstance(mask, np.ndarray):
+            mask = {"choice": mask.astype(np.int8), "flick": None}
+        return super().sample(mask=mask, probability=probability)  # type: ignore[no-any-return]
 
 
 class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
@@ -62,7 +78,7 @@ class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
         self.game = get_game(mode)
         self.params = self.game.validate_params({**params, "players": players})
         self.render_mode = render_mode
-        self.max_cycles = max_cycles
+        self.max_cycles = max_cycles if max_cycles is not None else self._bound()
         self.state_: Any = None
         self._rng = np.random.default_rng()
         self._moves = 0
@@ -75,13 +91,18 @@ class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
         obs = spaces.Box(-L.POSITION_BOUND * 2, L.POSITION_BOUND * 2, (width,), np.float32)
         mask = spaces.Box(0, 1, (self.n_choices,), np.int8)
         self.observation_spaces = {
-            a: spaces.Dict({"observation": obs, "choice_mask": mask}) for a in self.possible_agents
+            a: spaces.Dict({"observation": obs, "action_mask": mask, "choice_mask": mask})
+            for a in self.possible_agents
         }
         flick = spaces.Box(L.FLICK_LOW, L.FLICK_HIGH, dtype=np.float32)
         self.action_spaces = {
-            a: spaces.Dict({"choice": spaces.Discrete(self.n_choices), "flick": flick})
+            a: FlickSpace({"choice": spaces.Discrete(self.n_choices), "flick": flick})
             for a in self.possible_agents
         }
+
+    def _bound(self) -> int:
+        """Moves per agent before truncation: the game's own bound on a match's moves."""
+        return int(self.game.max_game_length(self.params))
 
     def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
@@ -151,12 +172,18 @@ class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
                 mask[L.DICE_PER_SEAT + self.zones.index(place)] = 1
         return mask
 
+    def available(self, agent: str, move: Any) -> bool:
+        """Whether the mask opens ``move``'s choice now."""
+        choice = int(split_move(move)[0])
+        return 0 <= choice < self.n_choices and bool(self.action_mask(agent)[choice])
+
     def to_action(self, agent: str, move: Any) -> Action:
-        """The turn-loop action of ``move`` ({"choice", "flick"} or a (choice, flick) pair)."""
+        """The turn-loop action of ``move`` ({"choice", "flick"}, a (choice, flick) pair, or a
+        bare choice with ``DEFAULT_FLICK``)."""
         seat = self.possible_agents.index(agent)
-        choice, flick = (move["choice"], move["flick"]) if isinstance(move, dict) else move
+        choice, flick = split_move(move)
         choice = int(choice)
-        if not self.action_mask(agent)[choice] if 0 <= choice < self.n_choices else True:
+        if not self.available(agent, move):
             raise UserError(f"jamsumo_v0: choice {choice} is not available to {agent} now")
         if choice == self.n_choices - 1:
             return PASS
@@ -191,13 +218,16 @@ class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = self.to_action(agent, action)
         state = self.match
         seat = self.possible_agents.index(agent)
         self._cumulative_rewards[agent] = 0.0
         self._moves += 1
         self._clear_rewards()
-        reason = None if move in self._menu(seat) else self._refusal(seat, move)
+        if self.available(agent, action):
+            move = self.to_action(agent, action)
+            reason = None if move in self._menu(seat) else self._refusal(seat, move)
+        else:
+            reason = "choice not available"
         if reason is not None:  # not a fair flick: re-asked, nothing moves
             self.rewards[agent] = L.REFUSAL_PENALTY
             self.infos[agent] = {"refused": reason}
@@ -246,9 +276,11 @@ class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
             ],
             dtype=np.float32,
         )
+        mask = self.action_mask(agent)
         return {
             "observation": np.concatenate([feats.ravel(), extra]).astype(np.float32),
-            "choice_mask": self.action_mask(agent),
+            "action_mask": mask,
+            "choice_mask": mask.copy(),
         }
 
     # -- display ----------------------------------------------------------------------------------
@@ -263,3 +295,12 @@ class JamSumoEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
 
     def close(self) -> None:
         pass
+
+
+def split_move(move: Any) -> tuple[Any, Any]:
+    """(choice, flick) of an action: a dict, a pair, or a bare choice (``DEFAULT_FLICK``)."""
+    if isinstance(move, dict):
+        return move["choice"], move["flick"]
+    if isinstance(move, (tuple, list)) or (isinstance(move, np.ndarray) and move.ndim):
+        return move[0], move[1]
+    return move, L.DEFAULT_FLICK

@@ -3,8 +3,8 @@
 You are seat 0 of a one-round, two-player Jam match; seat 1 is the turn loop's ``random`` bot,
 playing between your flicks (the table has someone to knock your dice about). Each of your flicks
 costs ``FLICK_COST``; each of your dice that drops into the hole pays 1: sink your dice in the
-fewest flicks. The episode ends with the round (terminated) or after ``max_flicks`` of yours
-(truncated). Actions and observations are those of ``jamsumo_v0`` (see
+fewest flicks. The episode ends with the round (terminated) or after ``max_flicks`` steps of
+yours, refused ones included (truncated: a policy that only picks refused moves still ends). Actions and observations are those of ``jamsumo_v0`` (see
 :mod:`jamsumo_sim.envs.spaces_jamsumo`); a choice that is not available, or a flick that is not
 fair, is refused: nothing moves and the reward is ``REFUSAL_PENALTY`` (so unmasked sampling, as
 ``check_env`` does, is safe).
@@ -72,17 +72,20 @@ class JamSumoPractice(gymnasium.Env):  # type: ignore[misc,name-defined]
         env = self.multi
         state = env.match
         mask = env.action_mask(self.agent)
-        choice = int(action["choice"] if isinstance(action, dict) else action[0])
+        from jamsumo_sim.envs.jamsumo_env import split_move
+
+        choice = int(split_move(action)[0])
         before = self._holed()
         reason = None if 0 <= choice < len(mask) and mask[choice] else "choice not available"
         if reason is None:
             move = env.to_action(self.agent, action)
             reason = None if state.is_legal(0, move) else state.why_illegal(0, move)
+        self._flicks += 1
         if reason is not None:
             obs = env.observe(self.agent)
-            return obs, L.REFUSAL_PENALTY, False, False, {"refused": reason, "holed": before}
+            truncated = self._flicks >= self.max_flicks
+            return obs, L.REFUSAL_PENALTY, False, truncated, {"refused": reason, "holed": before}
         env.step_turnloop(move)
-        self._flicks += 1
         self._opponent_moves()
         holed = self._holed()
         reward = FLICK_COST + (holed - before)

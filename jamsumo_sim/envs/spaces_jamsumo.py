@@ -13,7 +13,8 @@ A move is ``{"choice": k, "flick": [direction, finger_speed, offset, height]}``:
 The observation is a flat float32 vector: per die (every seat's six, in seat order) whether it is
 on the board, in hand, out; x, y (m, seat's view), cos/sin of its angle, its top face / 6, and
 whether it is yours; then the round / rounds, the seat's running total and whose turn it is.
-The observation dict also holds ``choice_mask``; ``infos[agent]["action_mask"]`` holds the same
+The observation dict also holds ``action_mask`` (and the same array as ``choice_mask``);
+``infos[agent]["action_mask"]`` holds the same
 mask as ``{"choice": mask, "flick": None}``, the form ``action_space(agent).sample(mask)`` takes
 (and PettingZoo's tests use).
 """
@@ -30,6 +31,9 @@ FINGER_SPEED_MIN = 0.05  # m/s: a flick needs some speed
 FINGER_SPEED_MAX = 4.0  # m/s: above the bots' hardest flick (2.6 m/s) with room to spare
 FLICK_LOW = np.array([-math.pi, FINGER_SPEED_MIN, -0.5, 0.0], dtype=np.float32)
 FLICK_HIGH = np.array([math.pi, FINGER_SPEED_MAX, 0.5, 1.0], dtype=np.float32)
+# the flick of a bare-integer action: away from the seat, across the board, at a middling speed,
+# struck square at mid-height
+DEFAULT_FLICK = np.array([math.pi / 2, 1.0, 0.0, 0.5], dtype=np.float32)
 DIE_FEATURES = 9
 EXTRA_FEATURES = 4
 POSITION_BOUND = 1.0  # m: any die position (board ~0.6 m; dice off the edge are not listed)

@@ -117,6 +117,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         game = get_game(args.mode or "jamsumo")
         agents = local_agents(game, seats)  # a bad seat fails before a seed is drawn and said
         state = _state(args, game, seats)
+    journal, resumed = run.open_journal(record, state, args.resume is not None)
     checkpoint = Checkpoint(record, seats, state) if record is not None else None
     if checkpoint is not None:
         checkpoint.capture(state, write=True)
@@ -128,7 +129,18 @@ def cmd_host(args: argparse.Namespace) -> int:
     def stand_in(seat: int) -> Agent:
         return make_agents(game, [STAND_IN] * (seat + 1))[seat]
 
-    host = Host(state, seats, agents, stand_in, lambda s: result_json(s, seats), options, on_move)
+    host = Host(
+        state,
+        seats,
+        agents,
+        stand_in,
+        lambda s: result_json(s, seats),
+        options,
+        on_move,
+        journal=journal,
+        tokens=resumed.tokens,
+        match=resumed.match,
+    )
     result = run.run_host(host)
     names = [state.seat_name(s) for s in range(state.num_players)]  # type: ignore[attr-defined]
     run.print_result(result, args.json, score_lines(game.name, names, result))

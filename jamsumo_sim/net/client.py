@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import socket
+import ssl
 import sys
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.net import protocol as wire
+from jamsumo_sim.net import seat_tokens
 from jamsumo_sim.net.mirror import shot_count, take_image
 from jamsumo_sim.net.options import JoinOptions
 from jamsumo_sim.net.remote_view import RemoteView
@@ -34,7 +36,7 @@ from jamsumo_sim.turnloop.state import Game, State
 
 RECONNECT_FOR_S = 60.0  # how long a client keeps trying to reach a host that went away
 REACH_RETRY_S = 0.25
-_FATAL = ("password", "seat", "full", "version", "hello")
+_FATAL = ("password", "seat", "full", "version", "hello", "wait")
 
 
 class Client:
@@ -78,9 +80,21 @@ class Client:
         self.loop: asyncio.AbstractEventLoop | None = None  # where run() runs (other threads chat)
         self.reach_for = options.wait
         self.unsent: list[str] = []  # chat typed before the event loop ran
+        self.match: str | None = None
+        self.recalled = False  # the token came from the data folder (it may be from another match)
+        if options.remember and not options.spectate:
+            self.token = seat_tokens.recall(url)
+            self.recalled = self.token is not None
 
     # -- running --------------------------------------------------------------------------------
     async def run(self) -> dict[str, Any]:
+        try:
+            return await self._run()
+        finally:
+            if self.options.remember and self.token is not None and not self.recalled:
+                seat_tokens.release(self.url)
+
+    async def _run(self) -> dict[str, Any]:
         self.loop = asyncio.get_running_loop()
         gave_up_at = None
         reach_until: float | None = None
@@ -90,6 +104,7 @@ class Client:
             try:
                 async with connect(
                     self.url,
+                    ssl=self._tls(),
                     max_size=wire.MAX_HOST_MESSAGE_BYTES,
                     compression=None,
                     proxy=None,
@@ -99,6 +114,11 @@ class Client:
                 ) as conn:
                     gave_up_at = None
                     await self._session(conn)
+            except (
+                ssl.SSLError
+            ) as exc:  # before OSError: a certificate not trusted will not be later
+                reason = str(exc.reason or exc).splitlines()[0][:200]
+                raise UserError(f"{self.url}: TLS failed ({reason}); see --cafile") from None
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
                 if self.result is not None:
                     break
@@ -108,7 +128,7 @@ class Client:
                 gave_up_at = gave_up_at or now + RECONNECT_FOR_S
                 if isinstance(exc, socket.gaierror):  # no such host name: waiting will not help
                     raise UserError(f"cannot reach {self.url}: {exc.strerror or exc}") from None
-                if self.token is None and isinstance(exc, OSError):  # never joined
+                if (self.token is None or self.recalled) and isinstance(exc, OSError):
                     # the host may be starting: try again for a while, then say so in one line
                     if reach_until is None:
                         reach_until = now + self.reach_for
@@ -126,7 +146,18 @@ class Client:
             except InvalidURI as exc:
                 raise UserError(f"{self.url}: not a ws:// address ({exc})") from None
         assert self.result is not None
+        if self.options.remember:
+            seat_tokens.forget(self.url)  # the match is over: nothing to rejoin
         return self.result
+
+    def _tls(self) -> ssl.SSLContext | None:
+        if not self.url.startswith("wss://"):
+            return None
+        try:
+            return ssl.create_default_context(cafile=self.options.cafile)
+        except (OSError, ssl.SSLError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0][:200]
+            raise UserError(f"--cafile {self.options.cafile}: {reason}") from None
 
     async def _session(self, conn: ClientConnection) -> None:
         self.conn = conn
@@ -142,7 +173,7 @@ class Client:
                 except ValueError:
                     continue  # not from a match host: nothing to act on
                 if isinstance(message, dict):
-                    await self._receive(message)
+                    await self._checked(message)
                 if self.result is not None:
                     await self._send(conn, "bye")
                     await conn.close(1000, "bye")
@@ -212,11 +243,42 @@ class Client:
             await self._send(self.conn, "aim", at=at, **(aim or {}))
 
     # -- messages -------------------------------------------------------------------------------
+    async def _checked(self, message: dict[str, Any]) -> None:
+        """Handle one message from the host, checked as the host checks a client's: a wrong
+        version or a message of the wrong shape ends the client with one line."""
+        kind = str(message.get("type"))[:30]
+        if message.get("v") != wire.VERSION:
+            raise UserError(
+                f"the host speaks protocol version {str(message.get('v'))[:20]}; "
+                f"this client speaks {wire.VERSION} (use the same jamsumo version)"
+            )
+        try:
+            await self._receive(message)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            what = type(exc).__name__
+            raise UserError(f"the host sent a malformed {kind!r} message ({what})") from None
+
+    def _welcome(self, message: dict[str, Any]) -> None:
+        token, seat, first = message["token"], message["seat"], message.get("first", 0)
+        if not isinstance(token, str) or not 0 < len(token) <= 64:
+            raise ValueError("token")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise ValueError("seat")
+        if isinstance(first, bool) or not isinstance(first, int) or first < 0:
+            raise ValueError("first")
+        if first > self.have:  # the host starts this client's stream afresh from there
+            self.have = first
+            self.early = {n: m for n, m in self.early.items() if n >= first}
+        self.token, self.seat, self.recalled = token, seat, False
+        match = message.get("match")
+        self.match = match if isinstance(match, str) else None
+        if self.options.remember and seat is not None:
+            seat_tokens.keep(self.url, self.match or "", seat, token)
+
     async def _receive(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "welcome":
-            self.token = message["token"]
-            self.seat = message["seat"]
+            self._welcome(message)
             self.welcomed.set()
             while self.unsent and self.conn is not None:
                 await self.chat(self.unsent.pop(0))
@@ -246,7 +308,12 @@ class Client:
                 self.on_event(self, current)
 
     def _refused(self, message: dict[str, Any]) -> None:
-        code, text = str(message.get("code")), str(message.get("message"))[:300]
+        code, text = str(message.get("code")), wire.clean(str(message.get("message"))[:300])
+        if code == "seat" and self.recalled and not self.welcomed.is_set():
+            # a kept token the host does not know (another match at that address): join afresh
+            seat_tokens.forget(self.url)
+            self.token, self.recalled = None, False
+            return
         if code in _FATAL and not self.welcomed.is_set():
             raise UserError(f"the host refused: {text}")
         if code == "illegal":
@@ -271,8 +338,9 @@ class Client:
             self.turn = (at, legal)
             if at == self.at:
                 self._decide()
-        elif kind == "chat":
-            self.say(f"[{message.get('sender')}] {message.get('text')}")
+        elif kind == "chat":  # cleaned here too: a host may be hostile
+            sender = wire.clean_name(str(message.get("sender"))[:60])
+            self.say(f"[{sender}] {wire.clean(str(message.get('text'))[:400])}")
         elif kind == "end":
             self._end(message)
 

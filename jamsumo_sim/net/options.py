@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from jamsumo_sim.net.limits import NetLimits, net_limits
 from jamsumo_sim.net.protocol import LINGER_S
 
 ON_LEAVE = ("bot", "pause")
@@ -19,6 +20,12 @@ class HostOptions:
     grace: float = 60.0  # s a dropped seat is kept before ``on_leave`` acts
     on_leave: str = "bot"
     linger: float = LINGER_S
+    cert: str | None = None  # TLS: certificate chain (PEM) and its key; clients join with wss://
+    key: str | None = None
+    limits: NetLimits | None = None  # None: assets/net.toml
+
+    def net_limits(self) -> NetLimits:
+        return self.limits if self.limits is not None else net_limits()
 
 
 @dataclass
@@ -29,3 +36,5 @@ class JoinOptions:
     name: str = ""
     seed: int = 0  # the client's own bots draw from it (the host's seed stays with the host)
     wait: float = REACH_FOR_S  # s to keep trying a host that is not listening yet
+    cafile: str | None = None  # wss://: trust this CA or certificate file (else the system's)
+    remember: bool = False  # keep the seat's token in the user's data folder (the commands do)

@@ -8,13 +8,17 @@ and only the fields named here are read. docs/network.md describes every message
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.fileio import parse_json
 
-VERSION = 1
+# 2: welcome names the match and the stream's first message, chat senders read "watcher NAME",
+# a client may be dropped for its backlog (close code 4008), password guesses wait ("wait")
+VERSION = 2
 
 # Limits on what a client may send (docs/limits.md, "Network play").
 MAX_CLIENT_MESSAGE_BYTES = 64 * 1024  # a larger frame closes that connection (code 1009)
@@ -23,7 +27,7 @@ RATE_PER_S = (
     20.0  # sustained messages a second per connection (heartbeats: 7); played moves are free
 )
 RATE_BURST = 60  # messages a connection may send at once before the rate applies
-MAX_CHAT_CHARS = 300
+MAX_CHAT_CHARS = 300  # what a client lets a person type (the host's limit is in assets/net.toml)
 MAX_NAME_CHARS = 40
 MAX_PASSWORD_CHARS = 200
 MAX_AIM_DIE_CHARS = 16
@@ -46,6 +50,31 @@ class Refusal(Exception):
 
     code: str
     message: str
+
+
+# an ANSI/VT escape sequence: ESC [ ... final byte, ESC ] ... BEL/ST, or ESC and one character
+_ESCAPE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.?|\x9b[0-?]*[ -/]*[@-~]"
+)
+
+
+def clean(text: str) -> str:
+    """One line that prints as plain text: terminal escapes removed, line breaks and tabs made
+    spaces, every other control or format character (bidi overrides included) removed."""
+    text = _ESCAPE.sub("", text)
+    out = []
+    for ch in text:
+        if ch in "\n\r\t\v\f\u2028\u2029\x85":
+            out.append(" ")
+        elif unicodedata.category(ch)[0] != "C":
+            out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def clean_name(text: str) -> str:
+    """A name as :func:`clean`, without brackets: shown as "[watcher NAME]", it cannot close the
+    bracket and pass for "[seat 1]"."""
+    return clean(text).replace("[", "(").replace("]", ")")
 
 
 def encode(kind: str, **fields: Any) -> str:

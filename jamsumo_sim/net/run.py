@@ -14,8 +14,12 @@ from jamsumo_sim.limits import seed_arg
 from jamsumo_sim.net.options import ON_LEAVE, REACH_FOR_S, HostOptions, JoinOptions
 
 if TYPE_CHECKING:  # both import websockets (the net extra): only a command that runs them does
+    from pathlib import Path
+
     from jamsumo_sim.net.client import Client
     from jamsumo_sim.net.host import Host
+    from jamsumo_sim.net.journal import Journal, Resumed
+    from jamsumo_sim.turnloop.state import State
 
 DEFAULT_PORT = 8765
 MAX_GRACE_S = 86400.0
@@ -54,6 +58,8 @@ def add_host_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=_port, default=DEFAULT_PORT, help="TCP port (0: any free one)")
     p.add_argument("--bind", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     p.add_argument("--password", help="players and spectators must give it to join")
+    p.add_argument("--cert", metavar="PEM", help="TLS certificate chain: players join with wss://")
+    p.add_argument("--key", metavar="PEM", help="the TLS certificate's private key")
     p.add_argument(
         "--grace",
         type=_grace,
@@ -71,8 +77,13 @@ def add_host_flags(p: argparse.ArgumentParser) -> None:
 
 
 def add_join_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("url", help="the host's address, ws://HOST:PORT")
+    p.add_argument("url", help="the host's address, ws://HOST:PORT or wss://HOST:PORT")
     p.add_argument("--password")
+    p.add_argument(
+        "--cafile",
+        metavar="PEM",
+        help="wss://: trust this CA or certificate (default: the system's)",
+    )
     p.add_argument("--seat", type=int, help="the seat to take (default: the first free one)")
     p.add_argument("--spectate", action="store_true", help="watch only")
     p.add_argument("--name", default="", help="a name the others see")
@@ -112,13 +123,40 @@ def check_url(url: str) -> None:
 def host_options(args: argparse.Namespace) -> HostOptions:
     if args.password is not None and len(args.password) > 200:
         raise UserError("--password: at most 200 characters")
+    if (args.cert is None) != (args.key is None):
+        raise UserError("--cert and --key go together (the certificate and its private key)")
+    for flag, path in (("--cert", args.cert), ("--key", args.key)):
+        if path is not None and not _readable(path):
+            raise UserError(f"{flag} {path[:200]}: no such readable file")
     return HostOptions(
-        bind=args.bind,
+        bind=args.bind.strip("[]"),  # "[::1]" as in a URL is the address ::1
         port=args.port,
         password=args.password,
         grace=args.grace,
         on_leave=args.on_leave,
+        cert=args.cert,
+        key=args.key,
     )
+
+
+def _readable(path: str) -> bool:
+    import os
+
+    return os.path.isfile(path) and os.access(path, os.R_OK)
+
+
+def open_journal(
+    record: Path | None, state: State, resuming: bool
+) -> tuple[Journal | None, Resumed]:
+    """The journal beside ``record`` (jamsumo_sim/net/journal.py); on ``--resume`` its moves are
+    played onto ``state`` first, and its seat tokens come back."""
+    from jamsumo_sim.net.journal import Journal, Resumed, journal_path, resume
+
+    if record is None:
+        return None, Resumed()
+    path = journal_path(record)
+    resumed = resume(state, path) if resuming else Resumed()
+    return Journal(path, state, resumed.match, fresh=not resuming), resumed
 
 
 def join_options(args: argparse.Namespace) -> JoinOptions:
@@ -127,6 +165,10 @@ def join_options(args: argparse.Namespace) -> JoinOptions:
         raise UserError(f"--seat must be a seat number from 0 to 99, not {args.seat}")
     if args.spectate and args.seat is not None:
         raise UserError("--spectate and --seat exclude each other")
+    if args.cafile is not None and not _readable(args.cafile):
+        raise UserError(f"--cafile {args.cafile[:200]}: no such readable file")
+    if args.cafile is not None and not args.url.startswith("wss://"):
+        raise UserError("--cafile is for a wss:// address (a host started with --cert)")
     return JoinOptions(
         password=args.password,
         seat=args.seat,
@@ -134,6 +176,8 @@ def join_options(args: argparse.Namespace) -> JoinOptions:
         name=args.name[:40],
         seed=args.seed,
         wait=args.wait,
+        cafile=args.cafile,
+        remember=not args.spectate,  # the same command rejoins the same seat
     )
 
 

@@ -33,13 +33,15 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .. import step_kernels  # (points numba's cache at the user's folder, before the kernels below)
-from . import _chipmunk, stacking
-from .datatypes import Pitch
+from . import (
+    _chipmunk,
+    step_kernels,  # (points numba's cache at the user's folder, before the kernels below)
+)
+from .datatypes import LEAN_REACH, Pitch
 from .space import BAND_SHIFT, BANDS_PER_DIE, DIE_CAT, N_BANDS, WALL_CAT
 
 if TYPE_CHECKING:
-    from .world import World
+    from .state import WorldState
 
 _JIT = step_kernels._JIT
 _tuple_new = tuple.__new__  # Pitch(...) minus the named tuple's constructor frame
@@ -89,7 +91,7 @@ def _function_addresses() -> tuple[tuple[int, ...], tuple[int, ...]]:
     )
 
 
-def addresses(w: World) -> np.ndarray:
+def addresses(w: WorldState) -> np.ndarray:
     """``w``'s ``addr`` vector for run_steps: its Space, the C functions, its batch requests and
     their arrays' counters (the ``num`` field leads pymunk's pmFloatArray / pmIntArray)."""
     funcs, setters = _function_addresses()
@@ -116,7 +118,7 @@ def swap_write_addresses(a: np.ndarray) -> None:
     a[A_WNUM], a[A_SNUM] = a[A_SNUM], a[A_WNUM]
 
 
-def pack_special(w: World) -> None:
+def pack_special(w: WorldState) -> None:
     """The special dice's numbers from their records into ``w._sp`` (before a call)."""
     sp, order = w._sp, w._order
     for i in w._kind_idx:
@@ -129,7 +131,7 @@ def pack_special(w: World) -> None:
         sp[i, S_VZ] = d.vz
 
 
-def unpack_special(w: World) -> None:
+def unpack_special(w: WorldState) -> None:
     """The numbers a call stepped back into the records (as pitch.py and flight.py write them:
     a new Pitch with the side, heading and cause kept)."""
     sp, order, kind = w._sp, w._order, w._kind
@@ -146,7 +148,7 @@ def unpack_special(w: World) -> None:
                 d.pitch = _tuple_new(Pitch, (phi, pt.rate, pt.side, pt.heading, pt.cause))
 
 
-def note_addresses(w: World, i: int, d, kind: int) -> None:
+def note_addresses(w: WorldState, i: int, d, kind: int) -> None:
     """Die ``i``'s cpBody address (a pitched die: the loop sets its velocity) or cpShape address
     (a flying one: the loop sets its collision filter) into ``w._bodies`` / ``w._shapes``, kept on
     the record beside the body they belong to (a body keeps its address while it lives)."""
@@ -159,11 +161,11 @@ def note_addresses(w: World, i: int, d, kind: int) -> None:
         w._shapes[i] = kept[2]
 
 
-def die_kind(w: World, d) -> tuple[int, int, bool]:
+def die_kind(w: WorldState, d) -> tuple[int, int, bool]:
     """(kind, partner, stands) of a die in the Space: whether the compiled loop may take its usual
     special step (KIND_*: physics/support._after_step_die's branch for it, nothing else), the
     World index of the die it leans on or stands on (-1), and whether a die could lean on or
-    stand on it (stacking._standing, but for the group and identity the loop checks)."""
+    stand on it (flight.standing, but for the group and identity the loop checks)."""
     stands = not d.airborne and d.fall_time is None
     partner = -1
     other = d.on_die if d.on_die is not None else d.lean
@@ -290,14 +292,14 @@ F_LEAN_REACH, F_MASS, F_HOP_SPEED = 8, 9, 10
 N_FLIGHT = 11
 
 
-def flight_params(w: World) -> np.ndarray:
+def flight_params(w: WorldState) -> np.ndarray:
     """The special steps' parameters, each the double physics/flight.py and support.tips_in use."""
     p = w.params
     a = np.zeros(N_FLIGHT)
     a[F_DT], a[F_G], a[F_HALF_A], a[F_SIZE] = p.step, p.gravity, 0.5 * p.die_size, p.die_size
     a[F_WALL_TOP], a[F_HOLE_R], a[F_SLOP] = w._wall_top, w._hole_r, p.collision_slop
     a[F_REACH] = w._hole_r + p.die_size
-    a[F_LEAN_REACH] = stacking.LEAN_REACH * p.die_size
+    a[F_LEAN_REACH] = LEAN_REACH * p.die_size
     a[F_MASS], a[F_HOP_SPEED] = p.die_mass, p.hop_speed
     return a
 
@@ -455,7 +457,7 @@ def _defer_plain(
         if ia == n or ib == n or special[ia] or special[ib]:
             return -1  # a wall, or a die whose contacts need the bookkeeping
         if not step_kernels.py_hypot(first_imp[2 * c], first_imp[2 * c + 1]) / mass < hop_speed:
-            return -1  # fast enough for an edge-on-edge hop's chance (flight.on_collision)
+            return -1  # fast enough for an edge-on-edge hop's chance (contacts.on_collision)
     for c in range(m):
         row = n_def + c
         deferred[row, D_T] = t

@@ -9,17 +9,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import step_kernels
-from ..events import COLLISION, Event
-from ..flick import strike_pitch_rate
-from . import fastbody, flight, pitch, platforms, view
+from . import fastbody, flight, pitch, platforms, step_kernels, view
 from .datatypes import DieRecord
+from .edges import strike_pitch_rate
+from .events import COLLISION, Event
 
 if TYPE_CHECKING:
-    from .world import World
+    from .state import WorldState
 
 
-def grow_pairs(w: World, num: int, used: int) -> tuple[int, int]:
+def grow_pairs(w: WorldState, num: int, used: int) -> tuple[int, int]:
     """``w._pairs`` was too short for this collision step's arbiters: double it and note them."""
     size = max(2 * len(w._pairs), used + 2 * num)
     pairs = np.zeros(size, dtype=np.uintp)
@@ -28,7 +27,7 @@ def grow_pairs(w: World, num: int, used: int) -> tuple[int, int]:
     return step_kernels.note_contacts(w._arb_ints, num, pairs, used)
 
 
-def collect_collisions(w: World, t: float) -> None:
+def collect_collisions(w: WorldState, t: float) -> None:
     """First contacts of the collision step just taken (the cached arbiters in ``w._abuf``) as
     collision events (tumbles, platform climbs)."""
     num = w._abuf._int_arr.num
@@ -64,7 +63,7 @@ def collect_collisions(w: World, t: float) -> None:
             w.events.append(Event(t, COLLISION, key, {"impulse": j, "kind": "die"}))
             if a.level != b.level or a.fall_time is not None or b.fall_time is not None:
                 impact_tumbles(w, a, b, j)
-            flight.on_collision(w, a, b, j, t)  # hops, and hits between dice off the surface
+            on_collision(w, a, b, j, t)  # hops, and hits between dice off the surface
         else:
             plat = platforms.nearest_platform(w, a)
             w.events.append(
@@ -79,7 +78,7 @@ def collect_collisions(w: World, t: float) -> None:
                 platforms.maybe_climb(w, a, plat)
 
 
-def log_deferred(w: World, rows: list[list[float]]) -> None:
+def log_deferred(w: WorldState, rows: list[list[float]]) -> None:
     """Collision events for first contacts the compiled steps noted (physics/compiled_steps
     ``_defer_plain``: two dice in no special state, slower than a hop's chance; (time, die a,
     die b, impulse) rows in time order), as collect_collisions logs them: per collision step in
@@ -106,7 +105,7 @@ def _by_key_and_impulse(item: tuple) -> tuple:
     return item[0], item[1]
 
 
-def base_height(w: World, d: DieRecord) -> float:
+def base_height(w: WorldState, d: DieRecord) -> float:
     """Height of a die's base above the board: platform top, or below it while falling."""
     if d.airborne or d.on_die is not None:
         return d.z  # physics/flight.py (a pitched die's tilt is left out, as on the board)
@@ -117,7 +116,7 @@ def base_height(w: World, d: DieRecord) -> float:
     return 0.0
 
 
-def impact_tumbles(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None:
+def impact_tumbles(w: WorldState, a: DieRecord, b: DieRecord, impulse: float) -> None:
     """Dice on different levels meet off their mid-heights: the one struck above its mid-height
     pitches forward like a high flick: it tumbles if the pitch has the energy (physics/pitch.py)."""
     p = w.params
@@ -135,7 +134,64 @@ def impact_tumbles(w: World, a: DieRecord, b: DieRecord, impulse: float) -> None
             pitch.start(w, d, math.atan2(y - oy, x - ox) - fastbody.angle(d.body), rate, "impact")
 
 
-def limit_contact_energy(w: World, pre: np.ndarray) -> None:
+def on_collision(
+    w: WorldState, a: DieRecord, b: DieRecord, impulse: float, t: float | None = None
+) -> None:
+    """Two dice met (first contact, ``impulse`` N s): faster than ``hop_speed`` they meet
+    edge-on-edge with chance ``hop_edge_chance`` (the World's seeded generator), and the struck
+    die (drawn) turns a uniform fraction up to ``hop_edge_lift`` of its speed upward, its energy
+    kept (physics.md s8.5).  ``t``: the end of the collision step that reported the contact (the
+    model step's end if None): a rise starts there, not at the model step's start."""
+    p = w.params
+    elapsed = 0.0 if t is None else max(0.0, p.step - (w.time - t))
+    if flight.pitched_strike(w, a, b, elapsed) or flight.pitched_strike(w, b, a, elapsed):
+        return
+    if a.airborne or b.airborne or a.on_die is not None or b.on_die is not None:
+        if a.level == b.level and a.fall_time is None and b.fall_time is None:
+            impact_tumbles(w, a, b, impulse)  # met off their mid-heights
+        return
+    # how hard they meet: the whole exchange's impulse, from their closing speed before the
+    # contact (the collision step that reported it may have begun it only: the first step's
+    # impulse shrinks with the collision step, and with it the hops, physics.md s9.2)
+    if flight.exchange_speed(a, b, impulse, p.die_mass, p.restitution) < p.hop_speed:
+        return
+    if p.hop_edge_chance <= 0.0:
+        return
+    if a.fall_time is not None or b.fall_time is not None:
+        return
+    # one chance per pair and model step: within a step's collision steps Chipmunk makes a new
+    # first contact whenever two dice touch again after parting for a few of them (in a packed
+    # cluster a pair meets two or three times within a millisecond); whether they meet edge on
+    # edge is a matter of their relative pose, the same for the whole exchange
+    pair = (a.id, b.id) if a.id <= b.id else (b.id, a.id)
+    # (a window of refine model steps: the same chances at any resolution)
+    window = w.steps // p.refine
+    if w._edge_draws[0] != window:
+        w._edge_draws = (window, set())
+    if pair in w._edge_draws[1]:
+        return
+    w._edge_draws[1].add(pair)
+    rng = w.rng
+    if rng.random() >= p.hop_edge_chance:
+        return
+    d = (a, b)[int(rng.integers(2))]
+    frac = float(rng.uniform(0.0, p.hop_edge_lift))
+    # the lift comes from the whole exchange, which Chipmunk may have only begun in the collision
+    # step that reported the first contact (how far, depends on the step): complete it first
+    completed = flight.completed_exchange(a, b, impulse, p.die_mass, p.restitution)
+    vx, vy = completed[0] if d is a else completed[1]
+    v = math.hypot(vx, vy)
+    vz = frac * v
+    if vz <= p.hop_min_speed:
+        return
+    a.body.velocity, b.body.velocity = completed
+    keep = math.sqrt(max(0.0, 1.0 - frac * frac))
+    d.body.velocity = (vx * keep, vy * keep)
+    d.pitch = None
+    flight.launch(w, d, vz, elapsed=elapsed)
+
+
+def limit_contact_energy(w: WorldState, pre: np.ndarray) -> None:
     """Contacts must not create kinetic energy.  Chipmunk's sequential impulses with restitution at
     a box's two contact points (plus friction) can overshoot by a few per cent for e >~ 0.8; where
     a group of touching dice gained energy in this step, scale its motion relative to the group's

@@ -9,8 +9,8 @@ from typing import Any, NamedTuple
 import pymunk
 
 from .. import errors
-from ..die import Orientation
-from ..events import Event
+from .die import Orientation
+from .events import Event
 
 ON_BOARD = "on_board"
 IN_HOLE = "in_hole"
@@ -19,6 +19,11 @@ STATUSES = (ON_BOARD, IN_HOLE, OFF)
 PITCH_CAUSES = ("flick", "rim", "step", "impact")
 # Largest pitch rate a snapshot may hold (rad/s): ~20x what the launch cap's highest flick gives.
 MAX_PITCH_RATE = 1.0e4
+# A leaning die (physics/stacking.py) stays propped while its centre is within this many die sizes
+# of the other's: corner to face, touching, is (1/2 + 1/sqrt2) = 1.21 sizes.
+LEAN_REACH = 1.25
+# Tilt (rad) a leaning die is drawn with: a 16 mm die propped on another's rounded top edge.
+LEAN_TILT = 0.35
 
 
 class IllegalAction(errors.IllegalAction):

@@ -11,7 +11,7 @@ same.
 
 Collision steps per model step (physics.md s8.1): Chipmunk has no continuous collision detection,
 so a spinning die's corner (up to ~15.6 m/s at the launch cap and full offset) could pass another
-die between two collision steps.  A swept test (:func:`jamsumo_sim.step_kernels.swept_substeps`)
+die between two collision steps.  A swept test (:func:`jamsumo_sim.physics.step_kernels.swept_substeps`)
 looks at every pair of shapes (two dice, a die and a platform wall) that can touch within the step.
 If none sweeps towards the other farther than ``SWEEP_FRACTION`` of a die's size, ``QUIET_STEPS``
 (one) collision step takes the whole step: nothing can be missed or met deep.  Otherwise at least
@@ -27,12 +27,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import step_kernels
-from ..params import PhysicsParams
-from . import _chipmunk, compiled_guard, compiled_steps, contacts, pitch, support, view
+from . import (
+    _chipmunk,
+    compiled_guard,
+    compiled_steps,
+    contacts,
+    pitch,
+    step_kernels,
+    support,
+    view,
+)
+from .params import PhysicsParams
 
 if TYPE_CHECKING:
-    from .world import World
+    from .state import WorldState
 
 # Most two shapes may sweep towards each other per collision step, as a fraction of the die's
 # size (0.25 mm at 16 mm): a contact is then met at most this deep, well inside the rounded edge.
@@ -71,7 +79,7 @@ def sweep_params(p: PhysicsParams) -> np.ndarray:
     )
 
 
-def collision_steps(w: World) -> tuple[int, float]:
+def collision_steps(w: WorldState) -> tuple[int, float]:
     """(collision steps, length of a leading one in s or 0) for the model step about to be taken,
     from the state just read (step_kernels.swept_substeps)."""
     if not SWEPT:
@@ -81,7 +89,7 @@ def collision_steps(w: World) -> tuple[int, float]:
     return step_kernels.swept_substeps(w._rbase, w._rows, w._groups, w._wall_boxes, w._sweep_prm)
 
 
-def step(w: World, max_steps: int = 1, stop_at_rest: bool = False) -> None:
+def step(w: WorldState, max_steps: int = 1, stop_at_rest: bool = False) -> None:
     """Advance one fixed model step ``params.step`` (collision steps: :func:`collision_steps`), or
     up to ``max_steps`` of them while nothing but Chipmunk and the compiled kernels has work (no
     first contact, no die for the support bookkeeping, no energy to limit; with
@@ -162,7 +170,7 @@ def step(w: World, max_steps: int = 1, stop_at_rest: bool = False) -> None:
     _end_step(w, end, used, ke_before, reindexed)
 
 
-def _python_substeps(w: World, first_done: int, n_sub: int, lead: float) -> int:
+def _python_substeps(w: WorldState, first_done: int, n_sub: int, lead: float) -> int:
     """The step's collision steps from ``first_done`` on, each followed by a look at Chipmunk's
     cached arbiters (first contacts become events); returns the pair entries noted."""
     p = w.params
@@ -193,7 +201,7 @@ def _python_substeps(w: World, first_done: int, n_sub: int, lead: float) -> int:
     return used
 
 
-def _contact_time(w: World, k: int, n_sub: int, lead: float) -> float:
+def _contact_time(w: WorldState, k: int, n_sub: int, lead: float) -> float:
     """The end time of collision step ``k`` of the step under way (its contacts' events' time)."""
     p = w.params
     sub = p.step / n_sub if lead == 0.0 else (p.step - lead) / (n_sub - 1)
@@ -202,7 +210,7 @@ def _contact_time(w: World, k: int, n_sub: int, lead: float) -> float:
 
 
 def _compiled_substeps(
-    w: World,
+    w: WorldState,
     k: int,
     n_sub: int,
     lead: float,
@@ -282,7 +290,7 @@ def _compiled_substeps(
 
 
 def _end_step(
-    w: World,
+    w: WorldState,
     end: tuple[int, float, int, float, int, float, int],
     used: int,
     ke_before: float,

@@ -12,7 +12,7 @@ Launches (:func:`launch`):
 - a pitched die whose edge the board would have to pull down (normal force < 0, :func:`lifts_off`)
   leaves it: a high hard flick, a hard trip at a step or the hole's far rim, a hit on a pitched
   die (pitch.step_die);
-- two dice meeting hard edge-on-edge (:func:`on_collision`, a chance drawn from the World's
+- two dice meeting hard edge-on-edge (contacts.on_collision, a chance drawn from the World's
   seeded generator): the struck die turns part of its speed upward, its energy kept.
 
 Landing (:func:`step_die`): when its lowest edge reaches the surface under its centre (the board,
@@ -20,6 +20,8 @@ a platform's top, the top of a die; over the hole it falls in as any unsupported
 at that edge with normal restitution ``restitution_landing`` and Coulomb friction ``mu_landing``
 (:func:`edge_landing`); a rebound faster than ``hop_min_speed`` flies on, otherwise the die
 stands on that edge with the pitch the impact left (it may tumble on, or rock back flat).
+Beside a die whose footprint its own overlaps it leans against it (:func:`after_landing`;
+physics/stacking.py keeps the lean).
 
 Once per model step per airborne die, after the step's collisions (support.after_step); a step
 with surely nothing to come down on (step_kernels.flight_clear, a conservative compiled bound of
@@ -32,11 +34,10 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .. import step_kernels
-from ..events import HOP, LAND, PLATFORM, Event
-from ..params import PhysicsParams
-from . import _chipmunk, contacts, fastbody, stacking, view
+from . import _chipmunk, fastbody, step_kernels, view
 from .datatypes import ON_BOARD, DieRecord, Pitch
+from .events import HOP, LAND, PLATFORM, Event
+from .params import PhysicsParams
 from .space import band_filter, die_filter
 from .tumbles import tumble
 
@@ -44,7 +45,7 @@ _get_filter = _chipmunk._lib.cpShapeGetFilter
 _tuple_new = tuple.__new__  # Pitch(...) minus the named tuple's constructor frame
 
 if TYPE_CHECKING:
-    from .world import World
+    from .state import WorldState
 
 QUARTER = 0.5 * math.pi
 # At most this many quarter turns in the air per model step (a flight's highest rates turn
@@ -98,7 +99,7 @@ def lifts_at_once(phi: float, rate: float, p: PhysicsParams) -> float:
     return 0.0
 
 
-def leave_if_lifting(w: World, d: DieRecord, ahead: float = 0.0) -> bool:
+def leave_if_lifting(w: WorldState, d: DieRecord, ahead: float = 0.0) -> bool:
     """A die just struck or landed at a pitch rate that lifts it leaves the surface at once, as
     pitch.step_die would at its next substep's start, instead of sliding on for the rest of the
     step first (at the default step the striker of a high break met the block a step late, and a
@@ -132,7 +133,7 @@ def edge_landing(
 # --- the World's side ------------------------------------------------------------------------
 
 
-def base_height(w: World, d: DieRecord) -> float:
+def base_height(w: WorldState, d: DieRecord) -> float:
     """Height (m) of the surface a die not in flight stands on, above the board plane."""
     if d.on_die is not None:
         return d.z
@@ -142,7 +143,7 @@ def base_height(w: World, d: DieRecord) -> float:
 
 
 def launch(
-    w: World,
+    w: WorldState,
     d: DieRecord,
     vz: float,
     z: float | None = None,
@@ -180,63 +181,6 @@ def launch(
     w._special = True
     view.mark(w, d)
     w._current = False
-
-
-def on_collision(
-    w: World, a: DieRecord, b: DieRecord, impulse: float, t: float | None = None
-) -> None:
-    """Two dice met (first contact, ``impulse`` N s): faster than ``hop_speed`` they meet
-    edge-on-edge with chance ``hop_edge_chance`` (the World's seeded generator), and the struck
-    die (drawn) turns a uniform fraction up to ``hop_edge_lift`` of its speed upward, its energy
-    kept (physics.md s8.5).  ``t``: the end of the collision step that reported the contact (the
-    model step's end if None)."""
-    p = w.params
-    elapsed = 0.0 if t is None else max(0.0, p.step - (w.time - t))
-    if pitched_strike(w, a, b, elapsed) or pitched_strike(w, b, a, elapsed):
-        return
-    if a.airborne or b.airborne or a.on_die is not None or b.on_die is not None:
-        if a.level == b.level and a.fall_time is None and b.fall_time is None:
-            contacts.impact_tumbles(w, a, b, impulse)  # met off their mid-heights
-        return
-    # how hard they meet: the whole exchange's impulse, from their closing speed before the
-    # contact (the collision step that reported it may have begun it only: the first step's
-    # impulse shrinks with the collision step, and with it the hops, physics.md s9.2)
-    if exchange_speed(a, b, impulse, p.die_mass, p.restitution) < p.hop_speed:
-        return
-    if p.hop_edge_chance <= 0.0:
-        return
-    if a.fall_time is not None or b.fall_time is not None:
-        return
-    # one chance per pair and model step: within a step's collision steps Chipmunk makes a new
-    # first contact whenever two dice touch again after parting for a few of them (in a packed
-    # cluster a pair meets two or three times within a millisecond); whether they meet edge on
-    # edge is a matter of their relative pose, the same for the whole exchange
-    pair = (a.id, b.id) if a.id <= b.id else (b.id, a.id)
-    # (a window of refine model steps: the same chances at any resolution)
-    window = w.steps // p.refine
-    if w._edge_draws[0] != window:
-        w._edge_draws = (window, set())
-    if pair in w._edge_draws[1]:
-        return
-    w._edge_draws[1].add(pair)
-    rng = w.rng
-    if rng.random() >= p.hop_edge_chance:
-        return
-    d = (a, b)[int(rng.integers(2))]
-    frac = float(rng.uniform(0.0, p.hop_edge_lift))
-    # the lift comes from the whole exchange, which Chipmunk may have only begun in the collision
-    # step that reported the first contact (how far, depends on the step): complete it first
-    completed = completed_exchange(a, b, impulse, p.die_mass, p.restitution)
-    vx, vy = completed[0] if d is a else completed[1]
-    v = math.hypot(vx, vy)
-    vz = frac * v
-    if vz <= p.hop_min_speed:
-        return
-    a.body.velocity, b.body.velocity = completed
-    keep = math.sqrt(max(0.0, 1.0 - frac * frac))
-    d.body.velocity = (vx * keep, vy * keep)
-    d.pitch = None
-    launch(w, d, vz, elapsed=elapsed)
 
 
 Velocity = tuple[float, float]
@@ -302,7 +246,7 @@ def tilted_impact(
     return u_s - j * c, vz_s + j * s, u_t + j * c
 
 
-def pitched_strike(w: World, s: DieRecord, t: DieRecord, elapsed: float = 0.0) -> bool:
+def pitched_strike(w: WorldState, s: DieRecord, t: DieRecord, elapsed: float = 0.0) -> bool:
     """``s``, pitched forward (on the board or in the air, physics.md s8.5 "pitched strikers"),
     met ``t`` standing in front of it: the impact along s's tilted front face (:func:`tilted_impact`,
     from the velocities before the step's contacts) replaces the solver's flat one along the line
@@ -383,7 +327,7 @@ def _no_energy_made(
     return 0.0
 
 
-def step_die(w: World, d: DieRecord, x: float, y: float, i: int = -1) -> bool:
+def step_die(w: WorldState, d: DieRecord, x: float, y: float, i: int = -1) -> bool:
     """One model step of flight for ``d`` at (x, y) (after the step's collisions: its body's
     position, as the step's batch read saw it); True if the kernels' flags must be rebuilt (it
     landed).  ``i``: its index in the step's batch read (World order), or -1."""
@@ -476,7 +420,7 @@ def _back(top: float, low0: float, low1: float, dt: float) -> float:
     return min(max(dt * (top - low1) / (low0 - low1), 0.0), dt)
 
 
-def _refilter(w: World, d: DieRecord) -> bool:
+def _refilter(w: WorldState, d: DieRecord) -> bool:
     f = band_filter(d.z, w.params.die_size, w._wall_top)  # die_filter of an airborne die
     shape = d.shape
     g = _get_filter(shape._shape)  # fastbody.filter_is, inline (once per step per die in flight)
@@ -486,7 +430,7 @@ def _refilter(w: World, d: DieRecord) -> bool:
 
 
 def _surface_under(
-    w: World, d: DieRecord, x: float, y: float, low0: float, dice: bool
+    w: WorldState, d: DieRecord, x: float, y: float, low0: float, dice: bool
 ) -> tuple[float | None, str, DieRecord | None, bool]:
     """(height of the surface under (x, y), what it is, the die it belongs to, whether that die
     only props it): the highest die top the die was above (its centre over it, or its footprint
@@ -525,12 +469,12 @@ def _surface_under(
         c, s = math.cos(o_angle), math.sin(o_angle)
         if abs(c * dx + s * dy) <= half and abs(-s * dx + c * dy) <= half:
             best = (o_top, o.id, o, False)  # the centre is over its top: it lands on it
-        elif stacking.overlap_depth(d, o, half) > tol:
+        elif overlap_depth(d, o, half) > tol:
             best = (o_top, o.id, o, True)  # comes down on its edge: it props against it
     return best
 
 
-def _to_fall(w: World, d: DieRecord, vz: float) -> None:
+def _to_fall(w: WorldState, d: DieRecord, vz: float) -> None:
     """Came down over the hole: an unsupported die falling at ``vz`` (support.hole_logic)."""
     d.airborne = False
     d.z = d.vz = 0.0
@@ -538,12 +482,12 @@ def _to_fall(w: World, d: DieRecord, vz: float) -> None:
     d.fall_time = max(w.params.step, -vz / w.params.gravity)
     d.shape.filter = die_filter(w, d)
     w._special = True
-    stacking.after_landing(w, d)
+    after_landing(w, d)
     view.mark(w, d)
 
 
 def _land(
-    w: World,
+    w: WorldState,
     d: DieRecord,
     phi: float,
     top: float,
@@ -647,6 +591,63 @@ def _land(
         d.pitch = None
     d.shape.filter = die_filter(w, d)
     w._special = True
-    stacking.after_landing(w, d)
+    after_landing(w, d)
     if d.on_die is None:
         leave_if_lifting(w, d, back)
+
+
+# --- landing beside a die: leaning on it (physics/stacking.py keeps the lean) -----------------
+
+
+def overlap_depth(a: DieRecord, b: DieRecord, half: float) -> float:
+    """How deep (m) the two dice's square footprints overlap (< 0: apart), by separating axes."""
+    (ax, ay), (bx, by) = fastbody.position(a.body), fastbody.position(b.body)
+    dx, dy = bx - ax, by - ay
+    depth = math.inf
+    angles = (fastbody.angle(a.body), fastbody.angle(b.body))
+    for ang in angles:
+        for n in ((math.cos(ang), math.sin(ang)), (-math.sin(ang), math.cos(ang))):
+            reach = 0.0
+            for other in angles:
+                c, s = math.cos(other), math.sin(other)
+                reach += half * (abs(n[0] * c + n[1] * s) + abs(-n[0] * s + n[1] * c))
+            depth = min(depth, reach - abs(n[0] * dx + n[1] * dy))
+    return depth
+
+
+def standing(w: WorldState, o: DieRecord, d: DieRecord) -> bool:
+    """``o`` stands where ``d`` could lean on it or rest on it: in play, on a surface, in the
+    same contact group."""
+    return (
+        o is not d
+        and o.in_space
+        and o.status == ON_BOARD
+        and not o.airborne
+        and o.fall_time is None
+        and o.group == d.group
+    )
+
+
+def after_landing(w: WorldState, d: DieRecord) -> None:
+    """``d`` came down on the board or a platform: beside a die whose footprint its own overlaps
+    (more than the collision slop), it leans against it."""
+    if d.on_die is not None:
+        return
+    p = w.params
+    half = 0.5 * p.die_size
+    reach = 2.0 * w._half_diag
+    x, y = fastbody.position(d.body)
+    best, deepest = None, p.collision_slop
+    for o in w._dice.values():  # insertion order: ties go to the first, reproducibly
+        if not standing(w, o, d):
+            continue
+        ox, oy = fastbody.position(o.body)
+        if abs(ox - x) > reach or abs(oy - y) > reach:
+            continue
+        depth = overlap_depth(d, o, half)
+        if depth > deepest:
+            best, deepest = o, depth
+    if best is not None:
+        d.lean = best.id
+        w._special = True
+        view.mark(w, d)

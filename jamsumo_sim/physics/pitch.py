@@ -28,16 +28,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import step_kernels
-from ..flick import pitch_tumble_rate
-from ..params import PhysicsParams
-from . import fastbody, flight, view
+from . import fastbody, flight, step_kernels, view
 from .datatypes import Pitch
+from .edges import pitch_tumble_rate
+from .params import PhysicsParams
 from .tumbles import Hit, impact, sweep, tumble
 
 if TYPE_CHECKING:
     from .datatypes import DieRecord
-    from .world import World
+    from .state import WorldState
 
 QUARTER = 0.5 * math.pi
 # Largest pitch angle (rad) one integration substep may sweep: RK4 on the pendulum is then far
@@ -66,7 +65,7 @@ def tip_energy(p: PhysicsParams) -> float:
 
 def tip_rate(p: PhysicsParams) -> float:
     """Pitch rate (rad/s) at phi = 0 whose energy is exactly the tip energy (19.5 rad/s, 16 mm):
-    sqrt(2 E_tip / I_e), flick.pitch_tumble_rate."""
+    sqrt(2 E_tip / I_e), edges.pitch_tumble_rate."""
     return pitch_tumble_rate(p)
 
 
@@ -113,7 +112,7 @@ def landing(rate: float, u: float, p: PhysicsParams) -> tuple[float, float]:
 
 def trip_rate(v: float, step: float, p: PhysicsParams) -> float:
     """Pitch rate (rad/s) a die keeps after tumbling over an edge ``step`` above its base at
-    ``v``: the rotation left at the landing (flick.speed_after_trip's energy ``left``, about the
+    ``v``: the rotation left at the landing (edges.speed_after_trip's energy ``left``, about the
     trip edge, k^2 as there) landing without slip, rate/4, and at most the (1 -
     tumble_energy_retained) share of ``left`` the translation rule does not keep."""
     a = p.die_size
@@ -131,7 +130,7 @@ def trip_rate(v: float, step: float, p: PhysicsParams) -> float:
 # --- the World's side ------------------------------------------------------------------------
 
 
-def start(w: World, d: DieRecord, body_dir: float, rate: float, cause: str) -> None:
+def start(w: WorldState, d: DieRecord, body_dir: float, rate: float, cause: str) -> None:
     """Tip ``d`` up towards ``body_dir`` (radians in its frame, snapped to a side) at ``rate``;
     a die already pitched that way gains the rate, one pitched another way is replaced."""
     if rate <= 0.0 or d.fall_time is not None:
@@ -146,7 +145,7 @@ def start(w: World, d: DieRecord, body_dir: float, rate: float, cause: str) -> N
     view.mark(w, d)  # the kernels' flags: a pitched die gets no patch friction
 
 
-def _consts(w: World) -> tuple[float, ...]:
+def _consts(w: WorldState) -> tuple[float, ...]:
     """step_die's per-parameter constants, each computed exactly as the functions above compute
     it inline (so the fused loop's arithmetic is bit for bit theirs); kept on the World beside
     the parameters they came from."""
@@ -171,13 +170,13 @@ def _consts(w: World) -> tuple[float, ...]:
     return consts
 
 
-def _consts_array(w: World) -> np.ndarray:
+def _consts_array(w: WorldState) -> np.ndarray:
     """step_kernels.pitch_step's parameter vector for ``w`` (:func:`_consts`'s)."""
     _consts(w)
     return w._pitch_consts[2]
 
 
-def _kernel_step(w: World, d: DieRecord, pt: Pitch) -> bool | None:
+def _kernel_step(w: WorldState, d: DieRecord, pt: Pitch) -> bool | None:
     """The step in one compiled call (step_kernels.pitch_step) unless it lands a face or lifts
     off: then None, and step_die's Python loop takes the step from the start."""
     _, _, q, st = w._pitch_consts
@@ -202,7 +201,7 @@ def _kernel_step(w: World, d: DieRecord, pt: Pitch) -> bool | None:
     return True
 
 
-def step_die(w: World, d: DieRecord) -> bool:
+def step_die(w: WorldState, d: DieRecord) -> bool:
     """Advance ``d``'s pitch over one model step (after the step's collisions); True if the
     kernels' flags must be rebuilt (the pitch ended).  The velocity, the jumps and the face are
     written to the body; the step's pending kick is dropped (``_current``) so the next step
@@ -312,7 +311,7 @@ def step_die(w: World, d: DieRecord) -> bool:
 
 
 def _land(
-    w: World,
+    w: WorldState,
     d: DieRecord,
     side: int,
     vx: float,
@@ -356,7 +355,7 @@ def _land(
     return vx1, vy1, rate1, False, at
 
 
-def _strike(w: World, d: DieRecord, hit: Hit, vx: float, vy: float) -> tuple[float, float]:
+def _strike(w: WorldState, d: DieRecord, hit: Hit, vx: float, vy: float) -> tuple[float, float]:
     """The die, stopped by a jump against a die or a platform wall, strikes it: a die impact
     (tumbles.impact), or the motion into the wall stops."""
     nx, ny = hit.normal

@@ -6,18 +6,18 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..board import Platform
-from ..events import PLATFORM, Event
-from ..flick import speed_after_trip, trip_speed
 from . import pitch, tumbles, view
+from .board import Platform
 from .datatypes import DieRecord
+from .edges import speed_after_trip, trip_speed
+from .events import PLATFORM, Event
 from .space import FILTER_HIGH, FILTER_LOW
 
 if TYPE_CHECKING:
-    from .world import World
+    from .state import WorldState
 
 
-def nearest_platform(w: World, d: DieRecord) -> Platform | None:
+def nearest_platform(w: WorldState, d: DieRecord) -> Platform | None:
     x, y = d.body.position
     best, bd = None, math.inf
     for plat in w.board.platforms:
@@ -28,7 +28,7 @@ def nearest_platform(w: World, d: DieRecord) -> Platform | None:
     return best
 
 
-def maybe_climb(w: World, d: DieRecord, plat: Platform) -> None:
+def maybe_climb(w: WorldState, d: DieRecord, plat: Platform) -> None:
     """A die that hit a platform's wall fast enough tumbles up onto it (physics.md s4 step trip);
     slower ones keep the wall's bounce (restitution_wood) that the solver already applied."""
     p = w.params
@@ -79,7 +79,7 @@ def maybe_climb(w: World, d: DieRecord, plat: Platform) -> None:
     view.mark(w, d)
 
 
-def climb_back(w: World, d: DieRecord, plat: Platform, x: float, y: float) -> bool:
+def climb_back(w: WorldState, d: DieRecord, plat: Platform, x: float, y: float) -> bool:
     """A die straddling ``plat``'s edge, its centre back over the top at (x, y): standing on the
     top again lifts its centre of mass from the surface beside the platform (where it dropped
     when it stepped off: the local step, Surface.step_up) to the top, paid from its motion into
@@ -112,7 +112,7 @@ def climb_back(w: World, d: DieRecord, plat: Platform, x: float, y: float) -> bo
     return True
 
 
-def footprint_overlaps(w: World, i: int, plat: Platform) -> bool:
+def footprint_overlaps(w: WorldState, i: int, plat: Platform) -> bool:
     x, y = view.pos(w)[i]
     a = view.ang(w)[i]
     c, s = math.cos(a), math.sin(a)
@@ -123,7 +123,7 @@ def footprint_overlaps(w: World, i: int, plat: Platform) -> bool:
     return bool(((px > x0) & (px < x1) & (py > y0) & (py < y1)).any())
 
 
-def platform_logic(w: World, d: DieRecord, i: int) -> bool:
+def platform_logic(w: WorldState, d: DieRecord, i: int) -> bool:
     x, y = view.pos(w)[i]
     if d.level:
         plat = w.board.platform(d.level)

@@ -8,17 +8,16 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .. import step_kernels
-from ..events import PLATFORM, Event
-from . import evolve, view
+from . import evolve, step_kernels, view
 from .datatypes import ShotResult
+from .events import PLATFORM, Event
 from .space import build_space
 
 if TYPE_CHECKING:
-    from .world import World
+    from .state import WorldState
 
 
-def at_rest(w: World) -> bool:
+def at_rest(w: WorldState) -> bool:
     """True when no die falls and every die in play is slower than rest_speed / rest_spin.
 
     False right after dice were added or flicked, until a step has checked their support.
@@ -35,7 +34,7 @@ def at_rest(w: World) -> bool:
     return bool(w._screened & step_kernels.ALL_RESTING)
 
 
-def resting(w: World) -> bool:
+def resting(w: WorldState) -> bool:
     """Every die in play exactly still and none falling (support need not be checked yet)."""
     for d in w._dice.values():
         if d.in_space:
@@ -45,14 +44,14 @@ def resting(w: World) -> bool:
     return True
 
 
-def canonicalise_if_resting(w: World) -> None:
+def canonicalise_if_resting(w: WorldState) -> None:
     """Between shots (the rules adding, placing or removing dice) keep the Space canonical:
     rebuilt in insertion order with no cached contacts, as after run_until_rest."""
     if not w._canonical and resting(w):
         build_space(w, reuse=True)
 
 
-def settle(w: World) -> None:
+def settle(w: WorldState) -> None:
     """Zero all velocities and rebuild the Space: the rest state becomes canonical."""
     view.read(w)
     if w._order:
@@ -68,7 +67,7 @@ def settle(w: World) -> None:
     build_space(w, reuse=True)
 
 
-def run_until_rest(w: World, max_time: float = 30.0) -> ShotResult:
+def run_until_rest(w: WorldState, max_time: float = 30.0) -> ShotResult:
     """Step until at rest (then settle) or ``max_time`` seconds have passed; see World."""
     start_steps = w.steps
     start_events = len(w.events)

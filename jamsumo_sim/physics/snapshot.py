@@ -8,27 +8,29 @@ import hashlib
 import math
 import struct
 import warnings
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import pymunk
 
 from .. import errors
-from ..board import board_to_dict, load_board
-from ..die import Orientation
-from ..params import PhysicsParams
 from . import _chipmunk
+from .board import board_to_dict, load_board
 from .datatypes import MAX_PITCH_RATE, PITCH_CAUSES, STATUSES, DieRecord, Pitch
+from .die import Orientation
+from .params import PhysicsParams
 from .space import build_space, pull
 
 if TYPE_CHECKING:
-    from .world import World
+    from .state import WorldState
+
+W = TypeVar("W", bound="WorldState")  # the World, or any WorldState of the same shape
 
 SNAPSHOT_VERSION = 1
 
 
-def copy_world(w: World) -> World:
+def copy_world(w: W) -> W:
     """An exact, independent copy at any moment: its future equals the original's bit for bit.
 
     A canonical world (at rest after run_until_rest, or rebuilt since) is copied by a canonical
@@ -72,7 +74,7 @@ def copy_world(w: World) -> World:
 _warned: list[bool] = []
 
 
-def _copy_space(w: World, new: World, exact: bool) -> None:
+def _copy_space(w: WorldState, new: WorldState, exact: bool) -> None:
     """``new``'s Space as pymunk's copy of ``w``'s, its dice records pointed at the copied bodies,
     and (``exact``) Chipmunk's remaining solver state cloned over (RuntimeError if it cannot be)."""
     new.space = w.space.copy()
@@ -100,7 +102,7 @@ def _copy_space(w: World, new: World, exact: bool) -> None:
         )
 
 
-def snapshot(w: World) -> dict[str, Any]:
+def snapshot(w: WorldState) -> dict[str, Any]:
     """JSON-able full state (board, params, time, every die incl. orientation and status).
 
     Exact, bit for bit: every die's record (pose, velocity, orientation, status, level, straddle,
@@ -151,8 +153,8 @@ def snapshot(w: World) -> dict[str, Any]:
 
 
 def from_snapshot(
-    cls: type[World], snap: Mapping[str, Any], rng: np.random.Generator | None = None
-) -> World:
+    cls: Callable[..., W], snap: Mapping[str, Any], rng: np.random.Generator | None = None
+) -> W:
     """A world of class ``cls`` restored from :func:`snapshot`'s output."""
     if snap.get("version") != SNAPSHOT_VERSION:
         raise errors.UserError(f"unsupported snapshot version {snap.get('version')!r}")
@@ -189,7 +191,7 @@ def from_snapshot(
     return w
 
 
-def checksum(w: World) -> str:
+def checksum(w: WorldState) -> str:
     """sha256 over the bit-exact state: ids, positions, angles, orientations, statuses, levels."""
     h = hashlib.sha256()
     for d in w._dice.values():

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 import pymunk
 
-from ..params import PhysicsParams
 from . import _chipmunk
 from .datatypes import ON_BOARD, DieRecord
+from .params import PhysicsParams
 
 if TYPE_CHECKING:
-    from .world import World
+    from .state import WorldState
 
 DIE_CAT = 0b01
 WALL_CAT = 0b10
@@ -71,7 +71,7 @@ def die_body(
     return body, shape
 
 
-def die_filter(w: World, d: DieRecord) -> pymunk.ShapeFilter:
+def die_filter(w: WorldState, d: DieRecord) -> pymunk.ShapeFilter:
     """Dice on a platform or straddling its edge pass over the walls; dice off the surface
     (airborne, on a die) collide by height band (:func:`band_filter`)."""
     if d.airborne or d.on_die is not None:
@@ -79,7 +79,7 @@ def die_filter(w: World, d: DieRecord) -> pymunk.ShapeFilter:
     return FILTER_HIGH if (d.level or d.straddle) else FILTER_LOW
 
 
-def build_space(w: World, reuse: bool = False) -> None:
+def build_space(w: WorldState, reuse: bool = False) -> None:
     """(Re)build the pymunk Space from the dice records, in insertion order (canonical).
 
     ``reuse``: move the existing bodies and shapes (dice and walls) into the fresh Space instead of
@@ -134,7 +134,7 @@ def build_space(w: World, reuse: bool = False) -> None:
     w._current = False
 
 
-def make_walls(w: World) -> tuple[pymunk.Body, list[pymunk.Poly]]:
+def make_walls(w: WorldState) -> tuple[pymunk.Body, list[pymunk.Poly]]:
     """The JAM platforms' side walls: static boxes dice bounce off (or climb: physics.platforms)."""
     p = w.params
     e_die = math.sqrt(p.restitution)
@@ -151,7 +151,7 @@ def make_walls(w: World) -> tuple[pymunk.Body, list[pymunk.Poly]]:
     return body, walls
 
 
-def add_body(w: World, d: DieRecord) -> None:
+def add_body(w: WorldState, d: DieRecord) -> None:
     body, shape = die_body(w.params, d.x, d.y, d.angle, d.vx, d.vy, d.omega)
     shape.filter = die_filter(w, d)
     w.space.add(body, shape)
@@ -160,7 +160,7 @@ def add_body(w: World, d: DieRecord) -> None:
     w._dirty = True
 
 
-def remove_body(w: World, d: DieRecord) -> None:
+def remove_body(w: WorldState, d: DieRecord) -> None:
     pull(d)
     w.space.remove(d.body, d.shape)
     d.body = d.shape = None

@@ -7,19 +7,18 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .. import step_kernels
-from ..events import HOLE, OFF_BOARD, SKIM, Event
-from ..flick import speed_after_trip, trip_speed
-from . import fastbody, flight, pitch, platforms, stacking, view
+from . import fastbody, flight, pitch, platforms, stacking, step_kernels, view
 from .datatypes import IN_HOLE, OFF, ON_BOARD, DieRecord
+from .edges import speed_after_trip, trip_speed
+from .events import HOLE, OFF_BOARD, SKIM, Event
 from .space import remove_body
 from .tumbles import Hit, impact, sweep, tumble
 
 if TYPE_CHECKING:
-    from .world import World
+    from .state import WorldState
 
 
-def after_step(w: World, n_cand: int) -> None:
+def after_step(w: WorldState, n_cand: int) -> None:
     """Edge, hole and platform bookkeeping after a model step, for the ``n_cand`` dice the step's
     screen listed in ``w._cand`` (step_kernels.support_candidates: past the edge, over the hole,
     or special)."""
@@ -33,7 +32,7 @@ def after_step(w: World, n_cand: int) -> None:
         view.patch_rows(w)
 
 
-def _after_step_die(w: World, d: DieRecord, i: int, code: int) -> bool:
+def _after_step_die(w: WorldState, d: DieRecord, i: int, code: int) -> bool:
     """One die's support bookkeeping after a step; True if its status changed."""
     ch = False
     if d.airborne:
@@ -63,7 +62,7 @@ def _after_step_die(w: World, d: DieRecord, i: int, code: int) -> bool:
     return ch
 
 
-def tips_in(w: World, d: DieRecord) -> bool:
+def tips_in(w: WorldState, d: DieRecord) -> bool:
     """A pitched die stands on one edge only: once that whole edge lies over the hole (both its
     ends inside the rim) it turns about the rim instead, and it drops in as soon as its centre of
     mass is past the rim, earlier than a die lying flat would (whose footprint's corners still
@@ -96,13 +95,13 @@ def tips_in(w: World, d: DieRecord) -> bool:
     return True
 
 
-def supported(w: World, i: int) -> bool:
+def supported(w: WorldState, i: int) -> bool:
     """Centre of mass inside the convex hull of the footprint's part outside the hole disk."""
     st = w._rbase[w._rows[i]]
     return step_kernels.supported(st[0], st[1], st[2], w._footprint, w.board.hole_radius)
 
 
-def unsupported_for(w: World, i: int, dt: float) -> float:
+def unsupported_for(w: WorldState, i: int, dt: float) -> float:
     """How long (s, within ``dt``) the die in row ``i``, unsupported now, has been: the support
     test along its motion back over the step (bisection; its motion taken as uniform)."""
     st = w._rbase[w._rows[i]]
@@ -120,7 +119,7 @@ def unsupported_for(w: World, i: int, dt: float) -> float:
     return max(0.5 * (lo + hi), 1e-6)
 
 
-def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
+def hole_logic(w: WorldState, d: DieRecord, i: int, over_hole: bool) -> bool:
     """Falling at the hole: ballistic drop while unsupported; at the far rim drop in, ride over
     (drop within the rounded edge) or trip over the rim edge (physics.md s3, s4)."""
     p = w.params
@@ -227,7 +226,7 @@ def hole_logic(w: World, d: DieRecord, i: int, over_hole: bool) -> bool:
     return True
 
 
-def rebound(w: World, d: DieRecord, fx: float, fy: float, vx: float, vy: float) -> None:
+def rebound(w: WorldState, d: DieRecord, fx: float, fy: float, vx: float, vy: float) -> None:
     """The die's leading face, at (fx, fy) on the hole's wall, strikes it: the velocity's part
     into the wall (along the radius there) reverses, times restitution_wood (no energy made)."""
     r = math.hypot(fx, fy)
@@ -242,7 +241,7 @@ def rebound(w: World, d: DieRecord, fx: float, fy: float, vx: float, vy: float) 
 
 
 def rim_jump(
-    w: World, d: DieRecord, x: float, y: float, jump: tuple[float, float]
+    w: WorldState, d: DieRecord, x: float, y: float, jump: tuple[float, float]
 ) -> tuple[tuple[float, float] | None, Hit | None]:
     """Where rolling over the rim edge carries the die's centre from (x, y): ``jump`` (one die width
     forward), or up to the first die or platform wall in the way (physics.md s8.2); the stop is
@@ -255,7 +254,7 @@ def rim_jump(
     return ((sx, sy) if sx * sx + sy * sy >= r * r else None), hit
 
 
-def to_hole(w: World, d: DieRecord, depth: float) -> None:
+def to_hole(w: WorldState, d: DieRecord, depth: float) -> None:
     remove_body(w, d)
     d.status = IN_HOLE
     d.fall_time = None
@@ -263,7 +262,7 @@ def to_hole(w: World, d: DieRecord, depth: float) -> None:
     w.events.append(Event(w.time, HOLE, (d.id,), {"depth": depth}))
 
 
-def to_off_board(w: World, d: DieRecord) -> None:
+def to_off_board(w: WorldState, d: DieRecord) -> None:
     remove_body(w, d)
     d.status = OFF
     d.fall_time = None

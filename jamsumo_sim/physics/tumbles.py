@@ -1,7 +1,7 @@
 """Face changes: a quarter turn about the horizontal axis across the motion, logged as a ``tumble``
 event (the pitch that decides *when* a die turns over lives in :mod:`.pitch`, the trip thresholds
-in :mod:`jamsumo_sim.flick`); and the position jumps of tumbles that carry a die over an edge (a
-climb onto a platform, a trip over the hole's far rim, a pitched die's quarter turn).
+in :mod:`.edges`); and the position jumps of tumbles that carry a die over an edge (a climb onto a
+platform, a trip over the hole's far rim, a pitched die's quarter turn).
 
 A jump must not land inside what is there (physics.md s8.2): :func:`sweep` moves the die's square
 footprint along the jump and finds the first contact with another die (or a platform wall);
@@ -15,13 +15,13 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..die import tumble as turn
-from ..events import COLLISION, TUMBLE, Event
 from .datatypes import DieRecord
+from .die import tumble as turn
+from .events import COLLISION, TUMBLE, Event
 from .fastbody import angle, position
 
 if TYPE_CHECKING:
-    from .world import World
+    from .state import WorldState
 
 # A jump may end at most this fraction of the collision slop deeper inside another shape than it
 # started (a touch, not an overlap: the contact solver takes over from there).
@@ -39,7 +39,7 @@ class Hit:
     normal: Vec  # unit contact normal, from the jumping die towards what it met
 
 
-def tumble(w: World, d: DieRecord, body_dir: float, cause: str) -> None:
+def tumble(w: WorldState, d: DieRecord, body_dir: float, cause: str) -> None:
     """Tumble ``d`` towards ``body_dir`` (radians in the die's frame); cause "flick" | "rim" |
     "step" | "impact"."""
     before = d.orientation.top
@@ -91,7 +91,7 @@ def first_contact(
     return max(s_in, 0.0), (sign * n[0], sign * n[1])
 
 
-def sweep(w: World, d: DieRecord, move: Vec, walls: bool) -> Hit | None:
+def sweep(w: WorldState, d: DieRecord, move: Vec, walls: bool) -> Hit | None:
     """The first die of ``d``'s contact group (or, with ``walls``, platform wall) that ``d``'s
     footprint meets when moved by ``move`` (m) from where it is; None if the way is clear."""
     p = w.params
@@ -125,7 +125,7 @@ def sweep(w: World, d: DieRecord, move: Vec, walls: bool) -> Hit | None:
     return best
 
 
-def impact(w: World, d: DieRecord, other: DieRecord, normal: Vec) -> None:
+def impact(w: WorldState, d: DieRecord, other: DieRecord, normal: Vec) -> None:
     """``d``, stopped against ``other`` by a jump, strikes it with the motion it has: a frictionless
     central impact along the contact normal with the die-die restitution e.  Equal masses: each
     die's normal velocity changes by (1 + e)/2 of the closing speed; momentum is kept and

@@ -2,9 +2,9 @@
 per-die index into it (die i = row ``rows[i]``), the kernels' per-die flags, and the velocity write
 buffer the friction kick fills.
 
-The World holds the state (``_rbase``, ``_rows``, ``_order``, ``_index``, ``_flags``, ``_wbuf``, ...)
-and two validity flags: ``_dirty`` (the body set or a die's status changed) and ``_current`` (the
-read state still shows the Space).  A dirty read re-indexes the rows only when a body came or went
+The state (physics/state.py) holds them (``_rbase``, ``_rows``, ``_order``, ``_index``,
+``_flags``, ``_wbuf``, ...) and two validity flags: ``_dirty`` (the body set or a die's status
+changed) and ``_current`` (the read state still shows the Space).  A dirty read re-indexes the rows only when a body came or went
 (:func:`index_key`); a die whose status changed is marked (:func:`mark`) and only its entries in
 the flag arrays are rewritten (:func:`update_flags`); ``_dirty`` set with no die marked refreshes
 every die's flags.  Dice that a jump moved after the read (``_moved``) have stale rows until the
@@ -20,15 +20,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pymunk.batch as pb
 
-from .. import step_kernels
-from . import _chipmunk, compiled_steps
+from . import _chipmunk, compiled_steps, step_kernels
 
 if TYPE_CHECKING:
     from .datatypes import DieRecord
-    from .world import World
+    from .state import WorldState
 
 
-def init_buffers(w: World) -> None:
+def init_buffers(w: WorldState) -> None:
     """Batch buffers backed by numpy arrays of our own, sized in size_buffers so Chipmunk's
     iterators never need to grow them (pymunk would realloc memory it does not own)."""
     w._buf = pb.Buffer()
@@ -74,7 +73,7 @@ def init_buffers(w: World) -> None:
     w._no_pitch_prm = np.zeros(14)  # (pitch_step's parameters before any die pitched)
 
 
-def read(w: World) -> None:
+def read(w: WorldState) -> None:
     """Refresh the per-die state view from the Space (one batch call) unless it is current.
 
     ``_dirty`` with the same bodies in the same Space as at the last index (a die's status changed,
@@ -129,7 +128,7 @@ def read(w: World) -> None:
     w._pending = None  # nor has the kick
 
 
-def patch_rows(w: World) -> None:
+def patch_rows(w: WorldState) -> None:
     """After the support bookkeeping: the velocities it wrote to single bodies (a pitched die's
     compiled step, physics/pitch.py) go into their rows if nothing else changed since the read
     (the same doubles a read would get: Chipmunk hands back what was set); otherwise the read
@@ -149,13 +148,13 @@ def patch_rows(w: World) -> None:
     w._pending = None  # nor has the kick
 
 
-def index_key(w: World) -> tuple:
+def index_key(w: WorldState) -> tuple:
     """What the rows and the order depend on: the Space, its bodies' generation (space.add_body,
     remove_body and build_space count up) and their number."""
     return (w.space, w._body_gen, _chipmunk.body_count(w.space))
 
 
-def size_buffers(w: World) -> None:
+def size_buffers(w: WorldState) -> None:
     """Give the batch iterators numpy buffers large enough for this Space: 6 floats per body; per
     pair of shapes (a Space caches at most one contact arbiter per pair) 3 ints and 2 floats."""
     n_bodies = _chipmunk.body_count(w.space) + 1
@@ -176,24 +175,24 @@ def size_buffers(w: World) -> None:
 
 # Per-die views of the state read last; for the Python-side bookkeeping, which touches a few dice
 # now and then.
-def pos(w: World) -> np.ndarray:
+def pos(w: WorldState) -> np.ndarray:
     return w._rbase[w._rows, 0:2]
 
 
-def ang(w: World) -> np.ndarray:
+def ang(w: WorldState) -> np.ndarray:
     return w._rbase[w._rows, 2]
 
 
-def vc(w: World) -> np.ndarray:
+def vc(w: WorldState) -> np.ndarray:
     st = w._rbase[w._rows]
     return st[:, 3] + 1j * st[:, 4]
 
 
-def omega(w: World) -> np.ndarray:
+def omega(w: WorldState) -> np.ndarray:
     return w._rbase[w._rows, 5]
 
 
-def pre_vc(w: World) -> np.ndarray:
+def pre_vc(w: WorldState) -> np.ndarray:
     """Velocities after this step's friction kick, before its collisions (valid while the
     Space steps: the end of the step writes the next kick over them)."""
     out = w._wbuf[w._rows]
@@ -218,7 +217,7 @@ def die_entry(d: DieRecord) -> tuple[int, bool, bool, float]:
     return f, special, pitched, (d.z if d.on_die is not None else -math.inf)
 
 
-def landing_top(w: World, d: DieRecord) -> float:
+def landing_top(w: WorldState, d: DieRecord) -> float:
     """The height (m) of ``d``'s top if a die in flight could land on it (physics/flight.py
     _surface_under: not airborne, not falling), computed as flight does; NaN otherwise."""
     if d.airborne or d.fall_time is not None:
@@ -232,7 +231,7 @@ def landing_top(w: World, d: DieRecord) -> float:
     return base + w.params.die_size
 
 
-def mark(w: World, d: DieRecord) -> None:
+def mark(w: WorldState, d: DieRecord) -> None:
     """``d``'s status changed (falling, pitched, airborne, on a platform or a die, ...): its flags
     are refreshed at the next read, in place (:func:`update_flags`) if no body came or went."""
     w._dirty = True
@@ -240,13 +239,13 @@ def mark(w: World, d: DieRecord) -> None:
         w._marked.append(d)
 
 
-def invalidate(w: World) -> None:
+def invalidate(w: WorldState) -> None:
     """Something beyond single dice changed (the groups): refresh every die's flags."""
     w._dirty = True
     w._marked = None
 
 
-def update_flags(w: World, dice: list[DieRecord]) -> None:
+def update_flags(w: WorldState, dice: list[DieRecord]) -> None:
     """The marked dice's entries in the kernels' arrays, in place, and what follows from all."""
     index, order = w._index, w._order
     flags, special, pitched, tops = w._flags, w._special_arr, w._pitched_arr, w._tops
@@ -266,7 +265,7 @@ def update_flags(w: World, dice: list[DieRecord]) -> None:
     _aggregate(w)
 
 
-def _aggregate(w: World) -> None:
+def _aggregate(w: WorldState) -> None:
     bits, top = step_kernels.flag_summary(w._flags, w._special_arr, w._pitched_arr, w._tops)
     # a die pitched on a surface moves in the bookkeeping after every step (physics/pitch.py),
     # so a kick for the next step computed before it would be dropped (physics/evolve.py)
@@ -280,7 +279,7 @@ def _aggregate(w: World) -> None:
     w._max_top = w.params.die_size + max(w._wall_top, top)
 
 
-def refresh_flags(w: World, nrows: int) -> None:
+def refresh_flags(w: WorldState, nrows: int) -> None:
     """Per-die flags for the kernels, from the dice records (after any change of status)."""
     order = w._order
     n = len(order)
@@ -353,7 +352,7 @@ def _write_buffer(nrows: int) -> tuple[np.ndarray, pb.Buffer, object]:
     return arr, buf, _chipmunk.batch_request(buf, _chipmunk.WRITE_FIELDS)
 
 
-def swap_write_buffers(w: World) -> np.ndarray:
+def swap_write_buffers(w: WorldState) -> np.ndarray:
     """Make the spare write buffer (holding the next step's kick) the World's; returns the one
     it replaces (this step's pre-contact velocities)."""
     old = (w._wbuf, w._wbuffer, w._wdata)
@@ -365,7 +364,7 @@ def swap_write_buffers(w: World) -> np.ndarray:
     return old[0]
 
 
-def write(w: World, vc: np.ndarray, omega: np.ndarray) -> None:
+def write(w: WorldState, vc: np.ndarray, omega: np.ndarray) -> None:
     out = w._wbuf
     rows = w._rows
     out[rows, 0] = vc.real
@@ -374,7 +373,7 @@ def write(w: World, vc: np.ndarray, omega: np.ndarray) -> None:
     push_velocities(w)
 
 
-def push_velocities(w: World) -> None:
+def push_velocities(w: WorldState) -> None:
     """Set every body's velocity from the write buffer (pymunk.batch.set_space_bodies, minus
     building the request on every call)."""
     fa = w._wbuffer._float_arr

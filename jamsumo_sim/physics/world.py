@@ -1,20 +1,25 @@
 """The World: a pymunk Space (metres, top-down 2D) holding the dice and the platforms' walls.
 
-A thin façade over the physics package; each concern lives in its own module:
+A thin façade over the physics package.  The World is a :class:`~.state.WorldState` (the plain
+state: board, parameters, dice records, Space, event log, buffers) with the public methods on
+top; every step module takes that state and none imports this module, so data flows one way
+(docs/design.md shows the floors):
 
 - :mod:`.evolve` one fixed step (:meth:`World.step`): friction kick (coupled patch friction and the
-  surface force, compiled in :mod:`jamsumo_sim.step_kernels`), Chipmunk collision steps (as many as
-  the swept test of the fastest corners asks for), one batch read, the screen for edge, hole and rest;
+  surface force, compiled in :mod:`.step_kernels`), Chipmunk collision steps (as many as the swept
+  test of the fastest corners asks for), one batch read, the screen for edge, hole and rest;
   :mod:`.compiled_steps` the same compiled into one call into Chipmunk, many steps at a time;
 - :mod:`.view` the batch buffers (one ``pymunk.batch`` read/write of all dice per step) and
   :mod:`._chipmunk` the code touching pymunk internals (and :mod:`.compiled_steps` the addresses of
   its C functions and objects);
 - :mod:`.space` the Space's assembly (die bodies, platform walls, filters, canonical rebuild);
-- :mod:`.contacts` first contacts as ``collision`` events, impact tumbles, the energy limiter;
+- :mod:`.contacts` first contacts as ``collision`` events, edge-on-edge hops, impact tumbles, the
+  energy limiter;
 - :mod:`.support` off the side and the hole (fall, drop in, ride over, trip over the far rim);
   :mod:`.platforms` climbs, landings, straddles; :mod:`.tumbles` face changes; :mod:`.pitch`
   tumbling and rolling (a die tipped up on an edge: quarter turns while its energy allows);
-- :mod:`.flicks` the fair-flick check and the strike;
+  :mod:`.flight` hops, flight and landings; :mod:`.stacking` dice on or against dice;
+- :mod:`.flick.apply` the fair-flick check and the strike (the laws: :mod:`.flick.laws`);
 - :mod:`.rest` the rest criterion, run to rest and settling (a rest state is canonical);
 - :mod:`.snapshot` exact copies, snapshots, checksums.
 
@@ -42,19 +47,21 @@ from typing import Any
 
 import numpy as np
 
-from .. import errors, step_kernels
-from ..board import BoardSpec, load_board
-from ..die import Orientation
-from ..events import Event
-from ..flick import Flick
-from ..friction import patch_points
-from ..params import PhysicsParams
-from ..surface import Surface
-from . import compiled_steps, evolve, flicks, rest, snapshot, space, stacking, view
-from .datatypes import IN_HOLE, ON_BOARD, DieRecord, DieState, ShotResult
+from .. import errors
+from . import compiled_steps, evolve, rest, snapshot, space, step_kernels, view
+from .board import BoardSpec, load_board
+from .datatypes import IN_HOLE, LEAN_TILT, ON_BOARD, DieRecord, DieState, ShotResult
+from .die import Orientation
+from .events import Event
+from .flick import apply as flicks
+from .flick.laws import Flick
+from .friction import patch_points
+from .params import PhysicsParams
+from .state import WorldState
+from .surface import Surface
 
 
-class World:
+class World(WorldState):
     """The physics of one board and its dice; see the module docstring for the step and rest rules."""
 
     def __init__(
@@ -207,11 +214,6 @@ class World:
         except KeyError:
             raise errors.UserError(f"no die {die_id!r}") from None
 
-    @property
-    def time(self) -> float:
-        """Simulated time (s): steps x the model step, so it never accumulates rounding error."""
-        return self.steps * self.params.step
-
     def state(self, die_id: str) -> DieState:
         d = self._get(die_id)
         if d.in_space:
@@ -228,7 +230,7 @@ class World:
         if d.straddle:
             tilt = math.atan2(self.board.platform(d.straddle).height, a)
         elif d.lean is not None:
-            tilt = stacking.LEAN_TILT
+            tilt = LEAN_TILT
         z = 0.0
         if d.on_die is not None:
             z = d.z

@@ -21,7 +21,7 @@ the samples (Jam penalty proxy, Sumo points with the faces the dice actually end
 or lost) decides. ``uncertainty=False`` is the planner before this (for comparisons).
 
 Both choose finger speeds (m/s, what a hand controls): a centred strike launches the die at
-(1 + finger_restitution) times the finger's speed, an off-centre one slower (jamsumo_sim.flick).
+(1 + finger_restitution) times the finger's speed, an off-centre one slower (jamsumo_sim.physics.flick).
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ import numpy as np
 
 from jamsumo_sim import noise
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.flick import Flick, finger_for_launch
+from jamsumo_sim.physics.flick import Flick, finger_for_launch
 from jamsumo_sim.rules import setup
-from jamsumo_sim.rules.flicks import PASS, FlickSpec, bots_config, flick_action
+from jamsumo_sim.rules.flick_actions import PASS, FlickSpec, bots_config, flick_action
 from jamsumo_sim.rules.scoring import BOARD, HAND, HOLED, SUMO_FACE
 from jamsumo_sim.rules.seats import die_ids
 from jamsumo_sim.turnloop import Action, Agent, SeatView
@@ -70,9 +70,23 @@ def _positions(state: Any) -> dict[str, Any]:
     return {st.id: st for st in state.world.states()}
 
 
+# a set-up die "reaches" a target when its launch (the cone turns it) passes within this share of
+# the die's size of the target's centre: a glancing touch or worse counts as a miss
+_REACH_SLACK = 0.6
+# a path whose centre line passes this share of a die's size beyond the hole's rim is clear of it
+# (a sliding die drops once its centre is over the hole)
+_HOLE_MARGIN = 0.5
+# the uniform turns (degrees, of every die) the planner tries on each canonical layout, besides
+# turning each die square to its nearest target
+SETUP_TURNS_DEG = (-30.0, -20.0, -10.0, 10.0, 20.0, 30.0, 45.0)
+
+
 def setup_score(state: Any, seat: int, action: Action) -> float:
     """How well a Sumo set-up lets ``seat`` attack: the (die, opponent) pairs with a fair flick
-    whose straight path clears the seat's own dice, counted on a scratch world (no simulation)."""
+    whose launch (the physics' law: a push outside the finger's friction cone leaves turned) runs
+    at the target and whose straight path clears the seat's own dice and the hole, counted on a
+    scratch world (no simulation)."""
+    from jamsumo_sim.rules.launch import launch_heading
     from jamsumo_sim.rules.match import _world_class
 
     spec = setup.read_setup(action)
@@ -86,36 +100,150 @@ def setup_score(state: Any, seat: int, action: Action) -> float:
         scratch.add_die(die, pose.x, pose.y, pose.angle, face=SUMO_FACE)
     size = state.physics.die_size
     score = 0.0
-    targets = state.setup_targets(seat, spec.corner)
-    clear_of_hole = state.board.hole_radius + size
+    targets = _likely_targets(state, seat, spec.corner)
     for die, pose in zip(ids, poses, strict=True):
         for tx, ty in targets:
             aim = math.atan2(ty - pose.y, tx - pose.x)
-            if scratch.check_flick(Flick(die, aim, None, 0.0, 0.5, finger_speed=1.0)):
+            flick = Flick(die, aim, None, 0.0, 0.5, finger_speed=1.0)
+            if scratch.check_flick(flick):
                 continue
-            ux, uy = math.cos(aim), math.sin(aim)
-            blocked = any(
-                (o.x - pose.x) * ux + (o.y - pose.y) * uy > 0
-                and abs(-(o.x - pose.x) * uy + (o.y - pose.y) * ux) < size * 1.2
-                for other, o in zip(ids, poses, strict=True)
-                if other != die
-            )
-            # a straight path over the hole drops the die before it gets there
-            t = max(0.0, min(math.hypot(tx - pose.x, ty - pose.y), -(pose.x * ux + pose.y * uy)))
-            near_hole = math.hypot(pose.x + t * ux, pose.y + t * uy) < clear_of_hole
-            score += 0.0 if blocked or near_hole else 1.0
+            heading = launch_heading(flick, pose.x, pose.y, pose.angle, state.physics)
+            dist = math.hypot(tx - pose.x, ty - pose.y)
+            if abs(math.sin(math.remainder(heading - aim, 2 * math.pi))) * dist > (
+                _REACH_SLACK * size
+            ):
+                continue  # the die slips off the face and leaves wide of the target
+            others = [(o.x, o.y) for other, o in zip(ids, poses, strict=True) if other != die]
+            score += 0.0 if _path_blocked(state, pose.x, pose.y, tx, ty, others) else 1.0
     return score
+
+
+def _open_line(state: Any, pos: dict[str, Any], die: str, target: str) -> bool:
+    """A flick of ``die`` straight at ``target`` leaves towards it and nothing is in the way."""
+    from jamsumo_sim.rules.launch import launch_heading
+
+    a, b = pos[die], pos[target]
+    aim = math.atan2(b.y - a.y, b.x - a.x)
+    flick = Flick(die, aim, None, 0.0, 0.5, finger_speed=1.0)
+    heading = launch_heading(flick, a.x, a.y, a.angle, state.physics)
+    dist = math.hypot(b.x - a.x, b.y - a.y)
+    size = state.physics.die_size
+    if abs(math.sin(math.remainder(heading - aim, 2 * math.pi))) * dist > _REACH_SLACK * size:
+        return False
+    others = [(o.x, o.y) for k, o in pos.items() if k not in (die, target)]
+    return not _path_blocked(state, a.x, a.y, b.x, b.y, others)
+
+
+def _likely_targets(state: Any, seat: int, corner: str) -> list[tuple[float, float]]:
+    """Where the opponents' dice are, or (nobody placed yet) where the suggested layout of each
+    free corner would put them."""
+    targets = state.setup_targets(seat, corner)
+    if any(state.owner.get(st.id, seat) != seat for st in state.world.states()):
+        return targets  # the opponents' dice themselves
+    size = state.physics.die_size
+    out = []
+    for tx, ty in targets:
+        area = next(a for a in state.board.sumo_areas if (a.x, a.y) == (tx, ty))
+        out.extend((p.x, p.y) for p in setup._spread(area, size))
+    return out
+
+
+def _path_blocked(
+    state: Any, x0: float, y0: float, x1: float, y1: float, others: list[tuple[float, float]]
+) -> bool:
+    """The straight path of a die from (x0, y0) to (x1, y1) runs into one of ``others`` (own
+    dice), over the hole or onto a JAM platform (out of the round in Sumo)."""
+    size = state.physics.die_size
+    dist = math.hypot(x1 - x0, y1 - y0)
+    if dist <= 0:
+        return False
+    ux, uy = (x1 - x0) / dist, (y1 - y0) / dist
+    for ox, oy in others:
+        along = (ox - x0) * ux + (oy - y0) * uy
+        if 0 < along < dist and abs(-(ox - x0) * uy + (oy - y0) * ux) < size * 1.2:
+            return True
+    # a straight path over the hole drops the die before it gets there
+    t = max(0.0, min(dist, -(x0 * ux + y0 * uy)))
+    if math.hypot(x0 + t * ux, y0 + t * uy) < state.board.hole_radius + _HOLE_MARGIN * size:
+        return True
+    return _crosses_platform(state.board, x0, y0, x1, y1, size)
+
+
+def _crosses_platform(board: Any, x0: float, y0: float, x1: float, y1: float, size: float) -> bool:
+    """The straight path of a die from (x0, y0) to (x1, y1) runs into a JAM platform (a raised zone
+    it trips onto: out of the round in Sumo)."""
+    steps = max(2, int(math.hypot(x1 - x0, y1 - y0) / (size / 4)))
+    half = size / 2
+    for zone in board.platforms:
+        for k in range(steps + 1):
+            px, py = x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps
+            if (
+                abs(px - zone.x) < zone.width / 2 + half
+                and abs(py - zone.y) < zone.depth / 2 + half
+            ):
+                return True
+    return False
+
+
+def turned_setups(state: Any, seat: int, legal: list[Action]) -> list[Action]:
+    """Turned variants of the canonical set-ups in ``legal``: every die turned by each of
+    :data:`SETUP_TURNS_DEG`, and every die turned square to its nearest target; legal ones only."""
+    out: list[Action] = []
+    seen = set(legal)
+    n = state.num_players
+    for action in legal:
+        spec = setup.read_setup(action)
+        area = state.board.sumo_area(spec.corner)
+        world = setup.to_world(state.board, seat, n, spec)
+        targets = state.setup_targets(seat, spec.corner)
+        variants: list[list[setup.DiePose]] = []
+        for deg in SETUP_TURNS_DEG:
+            t = math.radians(deg)
+            variants.append([replace(p, angle=p.angle + t) for p in world])
+        if targets:
+            square: list[setup.DiePose] = []
+            for p in world:
+                tx, ty = min(targets, key=lambda q: math.hypot(q[0] - p.x, q[1] - p.y))
+                square.append(replace(p, angle=math.atan2(ty - p.y, tx - p.x)))
+            variants.append(square)
+        size = state.physics.die_size
+        inset = setup.SUGGESTED_INSET * size
+        # turned dice stick out further: like the suggested layouts they keep off the outline,
+        # drawn in towards the area's centre as far as needed
+        inner = setup.SumoArea(
+            area.name, area.x, area.y, area.width - 2 * inset, area.depth - 2 * inset
+        )
+        label = action.name.rsplit("(", 1)[-1].rstrip(")") + ", turned"
+        for poses in variants:
+            for pull in (1.0, 0.92, 0.85, 0.78):
+                drawn = [
+                    replace(p, x=area.x + pull * (p.x - area.x), y=area.y + pull * (p.y - area.y))
+                    for p in poses
+                ]
+                if not all(setup.inside(inner, p, size) for p in drawn):
+                    continue
+                rel = setup.to_seat_relative(area, seat, n, drawn)
+                # a record keeps each turn within ±180° of the seat's view (the rules' range)
+                rel = [replace(p, angle=math.remainder(p.angle, 2 * math.pi)) for p in rel]
+                turned = setup.setup_action(seat, spec.corner, rel, label)
+                if turned not in seen and state.is_legal(seat, turned):
+                    seen.add(turned)
+                    out.append(turned)
+                    break
+    return out
 
 
 def choose_setup(
     state: Any, seat: int, legal: list[Action], rng: np.random.Generator, best: bool
 ) -> Action:
-    """A Sumo set-up: the best-scoring layout in the seat's own corner (``best``), or a random one."""
+    """A Sumo set-up: the best-scoring layout, turned or not (``best``), or a random listed one."""
     if not best:
         return legal[int(rng.integers(len(legal)))]
-    # every free corner and layout (the menu lists the seat's own corner first: it wins ties)
-    scores = [setup_score(state, seat, a) for a in legal]
-    return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
+    # every free corner and layout (the menu lists the seat's own corner first: it wins ties),
+    # then their turned variants (a square layout wins a tie with a turned one)
+    options = list(legal) + turned_setups(state, seat, legal)
+    scores = [setup_score(state, seat, a) for a in options]
+    return options[max(range(len(options)), key=lambda i: (scores[i], -i))]
 
 
 class RandomBot(Agent):
@@ -214,7 +342,7 @@ _JAM_HAND_COST = 1.3
 _JAM_FAR = 0.25  # m: distance at which a die on the board costs as much as one in hand
 _OPPONENT_WEIGHT = 0.35
 # Strikes aim this many standard deviations of the execution's height error below mid-height, where
-# a strike stops pitching the die (jamsumo_sim.flick.strike_pitch_rate): a straying finger then
+# a strike stops pitching the die (jamsumo_sim.physics.flick.strike_pitch_rate): a straying finger then
 # rarely starts a tumble (a free, unpredictable face change). Lower strikes cost nothing.
 _HEIGHT_MARGIN_SIGMAS = 2.5
 _MID_HEIGHT = 0.5
@@ -252,6 +380,10 @@ def sumo_value(state: Any, world: Any, seat: int, where: dict[str, str]) -> floa
     return points[seat] - sum(others) / max(1, len(others))
 
 
+class SearchCancelled(Exception):
+    """The planner was told to stop thinking (its move is no longer wanted)."""
+
+
 class PlannerBot(Agent):
     """Searches candidate flicks on copies of the world; picks the best mean noisy outcome."""
 
@@ -272,6 +404,21 @@ class PlannerBot(Agent):
         # False: the planner before execution noise and tumbling (own aim/speed noise only)
         self.uncertainty = bool(options.get("uncertainty", True))
         self.simulated = 0  # shots simulated (for throughput figures)
+        # the search under way: (simulated when it began, its budget of simulations), for a
+        # window's "thinking" cue (read from another thread: plain ints, written here only)
+        self._search_span = (0, 0)
+        self._cancelled = False  # set from another thread: the search stops at its next shot
+
+    def cancel(self) -> None:
+        """Stop the search under way (a window closing): :meth:`act` raises SearchCancelled."""
+        self._cancelled = True
+
+    def progress(self) -> float | None:
+        """How far the search under way is (0..1), or None before a search has begun."""
+        begun, budget = self._search_span
+        if budget <= 0:
+            return None
+        return min(1.0, (self.simulated - begun) / budget)
 
     # -- noise ------------------------------------------------------------------------------------
     def noisy(self, spec: FlickSpec, rng: np.random.Generator) -> FlickSpec:
@@ -357,11 +504,19 @@ class PlannerBot(Agent):
             speeds = np.linspace(1.6, 3.0, max(1, cfg.speeds))
             mine = state.on_board(seat)
             targets = [d for d in pos if state.owner.get(d, seat) != seat]
+            # open lines first: the die leaves towards the target (the cone does not turn it away)
+            # and its path clears its own dice, the hole and the JAM platforms; then the nearest
             pairs = sorted(
-                (math.hypot(pos[t].x - pos[m].x, pos[t].y - pos[m].y), m, t)
+                (
+                    not _open_line(state, pos, m, t),
+                    math.hypot(pos[t].x - pos[m].x, pos[t].y - pos[m].y),
+                    m,
+                    t,
+                )
                 for m in mine
                 for t in targets
             )
+            pairs = [(d, m, t) for _, d, m, t in pairs]
             height = self.strike_height(state)
             for _, m, t in pairs[: max(1, cfg.max_candidates // max(1, cfg.speeds))]:
                 aim = math.atan2(pos[t].y - pos[m].y, pos[t].x - pos[m].x)
@@ -379,6 +534,8 @@ class PlannerBot(Agent):
     # -- evaluation -------------------------------------------------------------------------------
     def evaluate(self, state: Any, seat: int, spec: FlickSpec) -> float:
         """Value of the rest state after executing ``spec`` exactly (no noise)."""
+        if self._cancelled:
+            raise SearchCancelled("the planner's search was cancelled")
         action = _spec_action(spec)
         world = state.preview(action)
         start = len(world.events)
@@ -406,6 +563,7 @@ class PlannerBot(Agent):
         return value
 
     def act(self, view: SeatView) -> Action:
+        self._cancelled = False
         state = view.state
         if state is None or view.legal_actions == [PASS]:
             return _fallback(view)
@@ -416,6 +574,12 @@ class PlannerBot(Agent):
         cands = self.candidates(state, seat)
         if not cands:
             return _fallback(view)
+        refined = min(len(cands), max(0, self.config.refine))
+        if self.uncertainty:
+            budget = len(cands) + refined * 2 * max(1, self.config.samples // 2)
+        else:
+            budget = len(cands) + refined * max(0, self.config.samples - 1)
+        self._search_span = (self.simulated, budget)
         best = (self._search_uncertain if self.uncertainty else self._search)(
             state, seat, cands, rng
         )

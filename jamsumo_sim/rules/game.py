@@ -6,9 +6,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.turnloop import Game
 
 MODES = ("jam", "sumo", "jamsumo")

@@ -16,12 +16,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from jamsumo_sim import noise
-from jamsumo_sim.board import BoardSpec, load_board
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import BoardSpec, load_board
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.rules import scoring, setup
-from jamsumo_sim.rules.flicks import PASS, FlickSpec, bots_config, flick_action, read_flick
-from jamsumo_sim.rules.flicks import parse_flick_text as _parse_text
+from jamsumo_sim.rules.flick_actions import PASS, FlickSpec, bots_config, flick_action, read_flick
+from jamsumo_sim.rules.flick_actions import parse_flick_text as _parse_text
 from jamsumo_sim.rules.scoring import BOARD, HAND, HOLED, OUT, DieView
 from jamsumo_sim.rules.seats import (
     colour,
@@ -59,7 +59,7 @@ def _world_class() -> type[World]:
 
 
 def _flick(spec: FlickSpec) -> Any:
-    from jamsumo_sim.flick import Flick
+    from jamsumo_sim.physics.flick import Flick
 
     return Flick(
         spec.die, spec.direction, spec.impulse, spec.offset, spec.height, spec.finger_speed

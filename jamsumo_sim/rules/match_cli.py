@@ -211,7 +211,7 @@ def _build(args: argparse.Namespace) -> tuple[Any, Any, list[str], list[Agent]]:
         args.players = len(parse_seats(args.seats, 0, check=False)) if args.seats else 2
     params = match_params(args, args.players)
     if args.params:
-        from jamsumo_sim.params import load_params
+        from jamsumo_sim.physics.params_file import load_params
 
         params["physics"] = load_params(args.params).to_dict()
     full = game.validate_params(params)

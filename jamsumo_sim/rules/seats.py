@@ -2,14 +2,14 @@
 
 Seats are numbered clockwise (play goes left: seat + 1). Each seat sits at one side of the
 square board: two players sit opposite each other, three or four go round the table. Board
-side ``k`` is the one that :func:`jamsumo_sim.board.to_seat` turns to the viewer's front.
+side ``k`` is the one that :func:`jamsumo_sim.physics.board.to_seat` turns to the viewer's front.
 """
 
 from __future__ import annotations
 
 import math
 
-from jamsumo_sim.board import BoardSpec, from_seat, to_seat
+from jamsumo_sim.physics.board import BoardSpec, from_seat, to_seat
 from jamsumo_sim.rules.scoring import DICE_PER_PLAYER
 
 COLOURS = ("red", "blue", "green", "yellow")

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from jamsumo_sim.board import BoardSpec, SumoArea
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.physics.board import BoardSpec, SumoArea
 from jamsumo_sim.rules.scoring import DICE_PER_PLAYER
 from jamsumo_sim.rules.seats import colour, die_ids, from_view, to_view
 from jamsumo_sim.turnloop import Action
@@ -29,6 +29,10 @@ _EPS = 1e-9  # m: rounding slack of the containment and overlap tests
 # the suggested layouts keep each die this far (a share of the die's size) inside the area's edge:
 # legal flush too, but a die on the engraved line looks as if it stood outside the area
 SUGGESTED_INSET = 0.15
+# a die's turn at set-up (rad, in the seat's view): any turn of a square is within a quarter turn,
+# but records written so far carry the seat's own quarter turns on top (up to 2.5 pi), so the rules
+# refuse only turns beyond two full turns either way (nonsense, or precision lost in the world)
+MAX_TURN = 4 * math.pi
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,8 @@ def read_setup(action: Action) -> SetupSpec:
     for k in range(1, DICE_PER_PLAYER + 1):
         vals = []
         for c in "xya":
-            v = action.get(f"{c}{k}")
+            # a1..a6 are optional: records from before turned set-ups placed every die square
+            v = action.get(f"{c}{k}", 0.0 if c == "a" else None)
             if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
                 raise UserError(f"set-up {c}{k} must be a finite number, got {str(v)[:30]}")
             vals.append(float(v))
@@ -161,6 +166,10 @@ def setup_problem(
         return f"the {spec.corner} corner is taken by {colour(taken[spec.corner]).capitalize()}"
     area = board.sumo_area(spec.corner)
     ids = die_ids(seat)
+    for die, pose in zip(ids, spec.dice, strict=True):
+        if abs(pose.angle) > MAX_TURN + _EPS:
+            limit = math.degrees(MAX_TURN)
+            return f"{die} is turned {math.degrees(pose.angle):.0f}°: turn it within ±{limit:.0f}°"
     poses = to_world(board, seat, players, spec)
     for die, pose in zip(ids, poses, strict=True):
         if not inside(area, pose, size):

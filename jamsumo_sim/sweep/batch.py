@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from ..events import COLLISION
-from ..flick import Flick
 from ..physics.datatypes import IN_HOLE, OFF, ON_BOARD, IllegalAction
+from ..physics.events import COLLISION
+from ..physics.flick import Flick
 from ..rules import scoring
 from . import lone
 from .spec import SHOOTER_ID

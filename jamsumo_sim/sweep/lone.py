@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import step_kernels
-from ..die import tumble as turn
-from ..flick import Flick
-from ..physics import evolve, flicks, flight, pitch, rest, space, tumbles, view
+from ..physics import evolve, flight, pitch, rest, space, step_kernels, tumbles, view
 from ..physics.datatypes import OFF, ON_BOARD, DieRecord, Pitch
+from ..physics.die import tumble as turn
+from ..physics.flick import Flick
+from ..physics.flick import apply as flicks
 from . import lone_kernel
 
 

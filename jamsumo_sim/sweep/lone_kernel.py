@@ -13,7 +13,7 @@ its rebound) and off the side, as long as no contact is possible.  One model ste
 - Chipmunk's collision steps of a free body (no gravity, damping 1, no contacts): per collision
   step of length h, ``x += vx h``, ``y += vy h``, ``angle += w h`` (cpBodyUpdatePosition; the
   velocity update adds exactly zero);
-- :func:`jamsumo_sim.step_kernels.finish_step` on the state read back (screen, kick, next
+- :func:`jamsumo_sim.physics.step_kernels.finish_step` on the state read back (screen, kick, next
   collision steps), then the bookkeeping the World's support.after_step would do (platforms,
   pitch, flight) in the same arithmetic, in the same order.
 
@@ -37,7 +37,7 @@ import math
 
 import numpy as np
 
-from .. import kernel_cache, step_kernels
+from ..physics import kernel_cache, step_kernels
 from ..physics.flight import FLAT_PITCH, MAX_AIR_TURNS
 from ..physics.pitch import MAX_SUBSTEP_ANGLE, MAX_TURNS_PER_STEP, QUARTER
 

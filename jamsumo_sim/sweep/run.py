@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import noise
 from ..errors import UserError
-from ..flick import Flick
+from ..physics.flick import Flick
 from .batch import (
     FIELDS,
     HOLE_CODE,

@@ -64,8 +64,16 @@ class TournamentSpec:
 
 
 def make_agent(game: Any, seat: int, spec: str) -> Any:
-    """An agent from ``kind`` or ``kind:level`` (the game's bots)."""
+    """An agent from ``kind`` or ``kind:level`` (the game's bots; a card game also seats
+    ``ismcts``, OpenSpiel's IS-MCTS, as ``card-games play`` does)."""
     bots = game.bots()
+    if not game.perfect_information:  # the card games: imported late (card_games needs us)
+        from card_games.envs.catalog import CARD_GAME_NAMES
+
+        if game.name in CARD_GAME_NAMES:
+            from card_games.ismcts import with_ismcts
+
+            bots = with_ismcts(bots)
     kind, _, level = spec.partition(":")
     if kind not in bots:
         raise UserError(

@@ -1,26 +1,38 @@
 """The aim hint's spread: where the flick being aimed may stop at the match's noise level.
 
-The free-slide hint (``draw_overlay.draw_aim``) shows one exact reach; with execution noise
-(``--table``) the hand's spread of speed and direction makes that a region. This module predicts
-the rest point of a flick with the same free-slide model (v² / 2μg along the push; the dish, the
-hole and other dice are ignored — a hint) and draws the 2-σ ellipse of
-:func:`jamsumo_sim.noise.spread` around it, with the fan of directions from the die. Nothing is
-drawn at an exact level.
+One answer to "where will it stop": the collision preview steps the flick as aimed through the
+physics; with execution noise (``--table``) this module steps ``count`` executions of it drawn at
+the match's level through the same physics (``MatchState.preview`` with the drawn error: the dish,
+the hole, the other dice and tumbling included, and the rules' own reduction of a strayed flick),
+and draws where each came to rest.  The draws come from a fixed seed, so the cloud moves smoothly
+with the aim (the same errors for every aim) and a still aim shows a still cloud.  Nothing is drawn
+at an exact level.  Computing it costs ``count`` simulated shots, so :class:`SpreadCache` recomputes
+only when the aim has changed and at most every ``interval`` seconds.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pygame
 
 from jamsumo_sim import noise
-from jamsumo_sim.flick import Flick, launch_speed
-from jamsumo_sim.ui.gesture import DieSpot, FlickParams
 from jamsumo_sim.ui.view import View
 
-SIGMAS = 2.0  # the drawn ellipse and fan: 2 σ (about 86 % of shots stop inside the ellipse)
+SAMPLES = 12  # executions stepped per aim (about 86 % of shots stop inside their hull at 2 σ)
+SEED = 35  # the draws' seed: fixed, so the cloud follows the aim and nothing else
+
+
+@dataclass(frozen=True)
+class RestPoint:
+    """Where one drawn execution left the flicked die: x, y (m) and its status."""
+
+    x: float
+    y: float
+    status: str  # "on_board", "in_hole" or "off_board"
 
 
 def session_level(session: Any) -> noise.NoiseLevel | None:
@@ -32,71 +44,85 @@ def session_level(session: Any) -> noise.NoiseLevel | None:
     return level
 
 
-def predictor(die: DieSpot, physics: Any):  # noqa: ANN201 - a closure over the die and physics
-    """``predict(params) -> (x, y)``: the free-slide rest point of a flick of ``die``."""
-    decel = physics.mu_board * physics.gravity
+def sample_rests(
+    session: Any, action: Any, die: str, count: int = SAMPLES, seed: int = SEED
+) -> list[RestPoint]:
+    """Rest points of ``count`` executions of ``action`` drawn at the session's level (none at an
+    exact level): each is the match's own preview with that error, stepped to rest."""
+    level = session_level(session)
+    if level is None:
+        return []
+    state = session.state
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        execution = noise.as_action(noise.draw(level, rng))
+        world = state.preview(action, execution)
+        world.run_until_rest(state.shot_time)
+        st = world.state(die)
+        out.append(RestPoint(float(st.x), float(st.y), str(st.status)))
+    return out
 
-    def predict(p: FlickParams) -> tuple[float, float]:
-        if p.finger_speed is not None:  # an off-centre strike launches slower (jamsumo_sim.flick)
-            v = launch_speed(
-                Flick(p.die, p.direction, None, p.offset, p.height, p.finger_speed), physics
-            )
-        else:
-            v = p.speed
-        v = min(v, physics.max_launch_speed)
-        reach = die.size / 2 + (v * v / (2 * decel) if decel > 0 else 0.0)
-        return (die.x + reach * math.cos(p.direction), die.y + reach * math.sin(p.direction))
 
-    return predict
+class SpreadCache:
+    """The latest cloud, recomputed when the aim changed and ``interval`` s have passed since."""
 
+    def __init__(self, interval: float = 0.25) -> None:
+        self.interval = interval
+        self.key: Any = None
+        self.value: list[RestPoint] = []
+        self.age = math.inf
 
-def predicted_spread(
-    die: DieSpot, params: FlickParams, physics: Any, level: noise.NoiseLevel
-) -> noise.Spread:
-    """The exact free-slide rest point of the flick and its 1-σ ellipse at ``level``."""
-    return noise.spread(predictor(die, physics), params, level)
+    def tick(self, dt: float) -> None:
+        self.age += dt
+
+    def get(self, key: Any, compute: Any) -> list[RestPoint]:
+        if key != self.key and self.age >= self.interval:
+            self.key, self.value, self.age = key, compute(), 0.0
+        return self.value if key == self.key else []
+
+    def clear(self) -> None:
+        self.key, self.value, self.age = None, [], math.inf
 
 
 def draw(
-    screen: pygame.Surface,
-    view: View,
-    theme: Any,
-    session: Any,
-    die: DieSpot,
-    params: FlickParams | None,
-) -> noise.Spread | None:
-    """Draw the spread of the flick being aimed (nothing at an exact level); return it."""
-    level = session_level(session)
-    if params is None or level is None:
-        return None
-    physics = session.params
-    spread = predicted_spread(die, params, physics, level)
-    colour = theme.colour("aim")
-    # the fan: the push direction ± 2 σ of aim, out to the predicted reach
-    reach = math.hypot(spread.x - die.x, spread.y - die.y)
-    start = view.to_screen(die.x, die.y)
-    for side in (-1, 1):
-        a = params.direction + side * SIGMAS * level.angle
-        end = view.to_screen(die.x + reach * math.cos(a), die.y + reach * math.sin(a))
-        _dashed(screen, colour, start, end)
-    outline = [view.to_screen(x, y) for x, y in spread.points(SIGMAS)]
-    if len(outline) >= 3:
-        pygame.draw.polygon(screen, colour, outline, 2)
-    pygame.draw.circle(screen, colour, [round(c) for c in view.to_screen(spread.x, spread.y)], 3)
-    return spread
-
-
-def _dashed(
-    screen: pygame.Surface,
-    colour: tuple[int, int, int],
-    a: tuple[float, float],
-    b: tuple[float, float],
-    dash: float = 6.0,
+    screen: pygame.Surface, view: View, theme: Any, points: list[RestPoint], die_size: float
 ) -> None:
-    length = math.hypot(b[0] - a[0], b[1] - a[1])
-    steps = max(1, int(length / dash))
-    for k in range(0, steps, 2):
-        t0, t1 = k / steps, min(1.0, (k + 1) / steps)
-        p0 = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
-        p1 = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
-        pygame.draw.line(screen, colour, p0, p1, 1)
+    """Each sampled rest point (a ring; a cross where the die left the board or dropped), and the
+    outline of those on the board."""
+    colour = theme.colour("aim")
+    r = max(3, round(view.length(die_size) * 0.25))
+    on = []
+    for p in points:
+        c = [round(v) for v in view.to_screen(p.x, p.y)]
+        if p.status == "on_board":
+            pygame.draw.circle(screen, colour, c, r, 1)
+            on.append(c)
+        else:  # in the hole or off the board: a cross where it was last seen
+            pygame.draw.line(screen, colour, (c[0] - r, c[1] - r), (c[0] + r, c[1] + r), 1)
+            pygame.draw.line(screen, colour, (c[0] - r, c[1] + r), (c[0] + r, c[1] - r), 1)
+    hull = _hull(on)
+    if len(hull) >= 3:
+        pygame.draw.polygon(screen, colour, hull, 1)
+
+
+def _hull(points: list[list[int]]) -> list[tuple[int, int]]:
+    """Convex hull (monotone chain) of screen points."""
+    pts = sorted({(p[0], p[1]) for p in points})
+    if len(pts) < 3:
+        return pts
+
+    def cross(o: tuple[int, int], a: tuple[int, int], b: tuple[int, int]) -> int:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[tuple[int, int]] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[tuple[int, int]] = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]

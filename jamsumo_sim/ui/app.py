@@ -21,6 +21,7 @@ from typing import Any
 import pygame
 
 from jamsumo_sim.ui import (
+    aim_spread,
     aiming,
     board_layer,
     bot_turns,
@@ -31,6 +32,8 @@ from jamsumo_sim.ui import (
     panel_status,
     saving,
     screenshot,
+    sound,
+    thinking,
 )
 from jamsumo_sim.ui.aiming import Aim, AimCheck
 from jamsumo_sim.ui.animator import Animator, Pose, rest_poses
@@ -77,6 +80,7 @@ class App:
         autosave_enabled: bool = True,
         resume_offer: tuple[str, Any] | None = None,
         replay_dir: Path | None = None,
+        mute: bool = False,
     ) -> None:
         self.theme = theme or load_theme()
         warm_up_physics()  # before the window shows, not at the first flick
@@ -114,7 +118,8 @@ class App:
         self.committed = False
         self.replaying = False  # `R`: the animation is for show only
         self.last_shot: Shot | None = None
-        self.stories: list[tuple[int, str]] = []  # (log length when told, "red3 hit blue2")
+        # (log length when told, "red3 hit blue2"); a resumed match brings its own
+        self.stories: list[tuple[int, str]] = list(getattr(session, "saved_stories", []))
         # the person's input
         self.aim: Aim | None = None
         self.aim_problem: str | None = None
@@ -137,14 +142,25 @@ class App:
         # views
         self.fx = ShotFx.from_settings(fx)
         self.previews = PreviewCache(float(fx.get("preview_interval", 0.1)))
+        # --table: executions of the aimed flick sampled through the physics (ui/aim_spread.py)
+        self.spreads = aim_spread.SpreadCache(float(fx.get("spread_interval", 0.25)))
+        self.spread_samples = int(fx.get("spread_samples", aim_spread.SAMPLES))
         self.preview_on = bool(fx.get("preview", True))
         self.zoom = Zoom()
         self.show_help = False
         self.heat = heat_overlay.HeatOverlay()  # H: the practice heat map (its own thread)
+        # the table's sounds from the physics events (ui/sound.py): silent without a device
+        self.sound = sound.SoundPlayer.open(muted=mute)
         self.pictures = board_layer.BoardPictures()
         self.panel_cache = panel_status.PanelCache()
         self._presented: tuple[int, int] | None = None
+        self._last_moved: list[pygame.Rect] | None = None  # what present() copied last frame
+        self._moved_view: Any = None  # the view those rects were measured in
         self.frames = 0
+        # an idle window sleeps in pygame.event.wait instead of redrawing a still frame (run())
+        self.idle_wait = True
+        self.idle_timeout_ms = int(win.get("idle_timeout_ms", 500))
+        self.idle_waits = 0  # timeouts slept through without a redraw (benchmarks read it)
         self.flicks: list[Any] = []  # every action this window started (tests read it)
         self._sync_view()
         self.turning = None  # the first view needs no turn
@@ -212,6 +228,9 @@ class App:
 
     def hand_slots(self, seat: int):
         held = self.placement.die if self.placement is not None else None
+        bot = self.bot_aim.shown if self.bot_aim is not None else None
+        if bot is not None and bot.place is not None:
+            held = bot.die  # shown on its zone with the bot's aim
         dice = [d for d in self.session.hand(seat) if d != held]
         return tray_slots(
             self.session.board, self.session.view_side(seat), dice, self.session.params.die_size
@@ -264,6 +283,7 @@ class App:
         self.last_shot = None
         self.stories = still_told(self.stories, len(self.session.log()))
         self.previews.clear()
+        self.spreads.clear()
         self._bot_job = None  # a bot thinking about the undone position is forgotten
         self.bot_wait = 0.0
         self.aim = self.placement = None
@@ -297,7 +317,9 @@ class App:
         self.replaying = False
         self.anim = self._new_animator(world)
         self.fx.start(world)
+        self.sound.start(world)
         self.previews.clear()
+        self.spreads.clear()
         self.flicks.append(action)
 
     def replay_last(self) -> None:
@@ -306,6 +328,7 @@ class App:
         self.replaying = True
         self.shot = None
         self.anim = self._new_animator(self.last_shot.before.copy())
+        self.sound.start(self.anim.world)
         self.message = "Replaying the last shot"
 
     def _finish_physics(self) -> None:
@@ -335,6 +358,7 @@ class App:
         anim.speed = self.speed * self.fx.speed_factor(dt)
         anim.advance(dt)
         self.fx.after_advance(anim)
+        self.sound.hear(anim.world)
         if not anim.running:
             self._finish_physics()
             if anim.done:
@@ -356,6 +380,7 @@ class App:
             self.session.advance_automatic()
             self._sync_view()
         self.previews.tick(dt)
+        self.spreads.tick(dt)
         self._update_anim(dt)
         # a network session plays the host's moves in order instead of local bots
         getattr(self.session, "update_turns", bot_turns.update)(self, dt)
@@ -370,6 +395,9 @@ class App:
 
     def close(self) -> None:
         self.heat.stop()
+        if self._bot_job is not None:  # a bot thinking: its move is not wanted any more
+            self._bot_job.cancel()
+            self._bot_job = None
         self.autosave()
         self.running = False
 
@@ -411,6 +439,7 @@ class App:
         preview = aiming.preview(self, aim_params) if self.aim_problem is None else None
         hud.draw_aiming(self, view, aim_params, preview)
         hud.draw_marks(self, view, poses, seat)
+        thinking.draw(self)  # a bot working out its move: who, how far, how long
         over = getattr(self.session, "draw_over", None)  # a network match: the others' aim
         if over is not None:
             over(self, view, aim_params)
@@ -436,10 +465,25 @@ class App:
         return with_stories(log, full, self.stories)
 
     # --- the loop -----------------------------------------------------------------------------
-    def frame(self, dt: float) -> None:
+    def idle(self) -> bool:
+        """Nothing moves and nothing waits on the clock: the window may sleep until an event (a
+        still frame is already on screen). Aiming, a shot, the board turning, a bot's turn, a
+        network match, the heat map or a pending automatic step all keep the frames coming."""
+        if self.anim is not None or self.turning is not None or self.bot_aim is not None:
+            return False
+        if self._bot_job is not None or self.aim is not None or self.drag_hand is not None:
+            return False
+        if self.heat.job is not None or hasattr(self.session, "update_turns"):
+            return False
+        seat = self.session.to_move()
+        if seat is None:
+            return self.session.finished()  # else a chance step is about to be taken
+        return self.session.is_human(seat) or self.paused  # a bot about to move needs frames
+
+    def frame(self, dt: float, events: list[pygame.event.Event] | None = None) -> None:
         start = time.perf_counter()
         self.heat.before_frame()  # the heat map's worker waits while the frame is built
-        for e in pygame.event.get():
+        for e in pygame.event.get() if events is None else events:
             self.handle_event(e)
         self.update(dt)
         self.draw()
@@ -451,20 +495,68 @@ class App:
         """Show the frame: only the board area while the panel is unchanged (in a real X window the
         copy of each frame costs as much as drawing it)."""
         size = self.screen.get_size()
+        moved = self._moved_rects()
         if self.panel_cache.changed or size != self._presented:
             pygame.display.flip()
+        elif moved is not None and self._last_moved is not None:
+            # only dice moved: copy where they were and where they are (a fraction of the board)
+            pygame.display.update(moved + self._last_moved)
         else:
             pygame.display.update(pygame.Rect(0, 0, self.layout().panel_x, size[1]))
         self.panel_cache.changed = False
         self._presented = size
+        self._last_moved = moved
+
+    def _moved_rects(self) -> list[pygame.Rect] | None:
+        """Screen rects of everything drawn that moves while a shot runs with nothing else going
+        on (each die, its shadow and trail, the pointer's label), or None when more may change
+        (aiming, the board turning, a bot's aim, zoom or pan, the heat map...)."""
+        if self.anim is None or self.aim is not None or self.turning is not None:
+            return None
+        if self.bot_aim is not None or self.heat.job is not None or self.show_help:
+            return None
+        view = self.view()
+        key = (view.rect, view.seat, self.zoom)
+        if key != self._moved_view:
+            self._moved_view = key
+            return None  # the view changed: the whole board this frame
+        size = self.session.params.die_size
+        half = max(4, round(view.length(size) * 1.1))  # a lifted die and its shadow included
+        out = []
+        for p in self.poses():
+            x, y = view.to_screen(p.x, p.y)
+            out.append(pygame.Rect(round(x) - half, round(y) - half, 2 * half, 2 * half))
+        for trail in self.fx.trails.points.values():
+            if len(trail) >= 2:
+                pts = [view.to_screen(x, y) for _, x, y in trail]
+                xs, ys = [q[0] for q in pts], [q[1] for q in pts]
+                box = pygame.Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+                out.append(box.inflate(8, 8))
+        if self.mouse_world is not None:  # the hovered die's label
+            mx, my = view.to_screen(*self.mouse_world)
+            out.append(pygame.Rect(round(mx) - 120, round(my) - 60, 240, 120))
+        return out
 
     def run(self, frames: int | None = None, screenshot: str | None = None) -> int:
         """Run until closed, or for ``frames`` frames of 1/fps each (no waiting: headless use)."""
         clock = pygame.time.Clock()
         try:
             while self.running and (frames is None or self.frames < frames):
+                events = None
+                if frames is None and self.idle_wait and self.idle():
+                    # nothing moves: sleep until an event (or the timeout: a clock-driven change
+                    # the idle test missed still shows within it), and redraw only if one came
+                    first = pygame.event.wait(self.idle_timeout_ms)
+                    if first.type == pygame.NOEVENT:
+                        self.idle_waits += 1
+                        clock.tick()
+                        continue
+                    events = [first, *pygame.event.get()]
                 dt = min(clock.tick(self.fps) / 1000.0, 0.1) if frames is None else 1.0 / self.fps
-                self.frame(dt)
+                if events is None:
+                    self.frame(dt)
+                else:
+                    self.frame(dt, events)
             if screenshot:
                 self.screenshot(screenshot)
         finally:

@@ -19,26 +19,43 @@ class AimShown:
     die: str
     direction: float
     speed: float
+    flick: Any = None  # the physics Flick, for where the die will leave (launch_heading)
+    place: tuple[float, float, float] | None = None  # a die from hand: x, y (m), angle (rad)
+
+    def heading(self, angle: float, x: float, y: float, params: Any) -> float:
+        """Where the die at (x, y) turned ``angle`` will leave: the launch law (the finger's push
+        slips beyond its friction cone); the push itself if the flick is unknown."""
+        if self.flick is None or params is None:
+            return self.direction
+        from jamsumo_sim.rules.launch import launch_heading
+
+        return launch_heading(self.flick, x, y, angle, params)
 
 
 def flick_of(action: Any, die_mass: float) -> AimShown | None:
     """The drawable part of a flick action (a rules action or a physics Flick); None for a pass."""
     die = getattr(action, "die", None)
     if isinstance(die, str):  # a physics Flick
-        return AimShown(die, float(action.direction), float(action.impulse) / die_mass)
+        return AimShown(die, float(action.direction), float(action.impulse) / die_mass, action)
     get = getattr(action, "get", None)
     if get is None or not isinstance(get("die"), str):
         return None
     from jamsumo_sim.errors import UserError
-    from jamsumo_sim.rules.flicks import read_flick
+    from jamsumo_sim.rules.flick_actions import read_flick
 
     try:
         spec = read_flick(action)
     except (UserError, TypeError, ValueError):
         return None  # not a flick (a placement, a chance move): nothing to aim
+    from jamsumo_sim.physics.flick import Flick
+
     by_impulse = spec.impulse is not None
     speed = float(spec.impulse) / die_mass if by_impulse else float(spec.finger_speed or 0.0)
-    return AimShown(spec.die, spec.direction, speed)
+    flick = Flick(
+        spec.die, spec.direction, spec.impulse, spec.offset, spec.height, spec.finger_speed
+    )
+    place = (spec.px, spec.py, spec.pangle) if spec.place is not None else None
+    return AimShown(spec.die, spec.direction, speed, flick, place)
 
 
 @dataclass
@@ -67,10 +84,13 @@ def draw_bot_aim(
     max_speed: float,
     colour: tuple[int, int, int],
     progress: float,
+    heading: float | None = None,
 ) -> None:
-    """An arrow from the die at (x, y) growing with the power, a power bar and the speed."""
+    """An arrow from the die at (x, y) growing with the power, a power bar and the speed.
+    ``heading``: where the die will leave (:meth:`AimShown.heading`), else the push's direction."""
     power = min(1.0, shown.speed / max_speed) if max_speed > 0 else 0.0
-    dx, dy = math.cos(shown.direction), math.sin(shown.direction)
+    leaves = shown.direction if heading is None else heading
+    dx, dy = math.cos(leaves), math.sin(leaves)
     half = die_size / 2
     grow = min(1.0, progress * 2.5)  # the arrow draws out quickly, then holds
     length = die_size * (1.2 + 2.5 * power) * grow

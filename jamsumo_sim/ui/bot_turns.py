@@ -11,6 +11,8 @@ from jamsumo_sim.ui.bot_aim import BotAim, flick_of
 
 def update(app: Any, dt: float) -> None:
     """One frame of the bot to move: its aim on show, or its thinking."""
+    if not app.running:
+        return  # the window is closing: no bot is asked (one thinking was told to stop)
     if app.bot_aim is not None:
         _show_aim(app, dt)
     else:

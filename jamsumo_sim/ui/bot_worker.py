@@ -9,6 +9,7 @@ match is still where it was when the bot was asked (``key``): a stale move is dr
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,8 @@ class BotJob:
     key: Hashable
     thread: threading.Thread | None = None
     result: list[Any] = field(default_factory=list)
+    agent: Any = None  # the thinking agent, if the session names it (for its progress)
+    started: float = 0.0  # time.monotonic() when asked (the cue shows how long it has thought)
 
     def done(self) -> bool:
         return bool(self.result) and (self.thread is None or not self.thread.is_alive())
@@ -30,6 +33,23 @@ class BotJob:
     def matches(self, session: Any, seat: int | None) -> bool:
         """The match is still at the position the bot was asked about."""
         return session is self.session and seat == self.seat and session.position_key() == self.key
+
+    def progress(self) -> float | None:
+        """How far the bot's search is (0..1), if it says; None if it does not."""
+        read = getattr(self.agent, "progress", None)
+        try:
+            return read() if callable(read) else None
+        except Exception:  # noqa: BLE001 - a cue only: never let it break the window
+            return None
+
+    def cancel(self, wait: float = 0.5) -> None:
+        """The move is no longer wanted (the window closes): ask the bot to stop and give its
+        thread up to ``wait`` s to end, so quitting never waits for a long search."""
+        stop = getattr(self.agent, "cancel", None)
+        if callable(stop):
+            stop()
+        if self.thread is not None and self.thread.is_alive():
+            self.thread.join(wait)
 
     def take(self) -> Any:
         """The bot's action; a failure inside the bot is raised here, on the window's thread."""
@@ -49,7 +69,8 @@ def _run(task: Callable[[], Any], out: list[Any]) -> None:
 def start(session: Any, seat: int, threaded: bool = True) -> BotJob:
     """Ask the bot at ``seat`` for its move: on a daemon thread, or at once with ``threaded=False``."""
     task = session.bot_task()  # on this (the window's) thread: the copy is taken here
-    job = BotJob(session, seat, session.position_key())
+    job = BotJob(session, seat, session.position_key(), agent=getattr(task, "agent", None))
+    job.started = time.monotonic()
     if threaded:
         job.thread = threading.Thread(target=_run, args=(task, job.result), daemon=True)
         job.thread.start()

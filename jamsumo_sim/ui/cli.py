@@ -60,6 +60,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="free play on the bare board: flick any die, no rules",
     )
+    p.add_argument("--mute", action="store_true", help="no sound (V toggles it in the window)")
     p.add_argument(
         "--size",
         default=None,
@@ -117,7 +118,7 @@ def has_display() -> bool:
 def physics_overrides(path: str | None) -> dict[str, Any]:
     if not path:
         return {}
-    from jamsumo_sim.params import load_params
+    from jamsumo_sim.physics.params_file import load_params
 
     return dict(load_params(path).to_dict())
 
@@ -152,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
         # headless runs (tests, docs) never touch the player's saved match
         autosave_enabled=not (args.sandbox or headless),
         resume_offer=None if headless else offer,
+        mute=bool(getattr(args, "mute", False)),
     )
     try:
         app.run(frames=args.frames, screenshot=args.screenshot)
@@ -194,8 +196,8 @@ def make_session(args: argparse.Namespace, physics: dict[str, Any], headless: bo
     from jamsumo_sim.ui import autosave
 
     if args.sandbox:
-        from jamsumo_sim.board import load_board
-        from jamsumo_sim.params import PhysicsParams
+        from jamsumo_sim.physics.board import load_board
+        from jamsumo_sim.physics.params import PhysicsParams
         from jamsumo_sim.ui.session import SandboxSession
 
         board = load_board("standard")

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pygame
 
-from jamsumo_sim.board import BoardSpec, from_seat
+from jamsumo_sim.physics.board import BoardSpec, from_seat
 from jamsumo_sim.ui.theme import Theme
 from jamsumo_sim.ui.view import View
 

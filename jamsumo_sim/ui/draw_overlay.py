@@ -24,11 +24,14 @@ def draw_aim(
     board_half: float,
     refused: bool = False,
     slide_hint: bool = True,
+    heading: float | None = None,
 ) -> None:
-    """The pull, the struck face, the finger, the push arrow and the free-slide hint of a flick.
+    """The pull, the struck face, the finger, the launch arrow and the free-slide hint of a flick.
 
     ``slide_decel`` (m/s²) = mu g gives the hint's reach v²/(2 mu g) on a flat board: a hint only (the
     dish, the hole and other dice are ignored; the physics decides).  ``refused``: the rules would say no.
+    ``heading``: where the die will leave (the launch law: a push beyond the finger's friction cone
+    slips and the die leaves turned); the arrow follows it, the finger's own push is a thin line.
     """
     c = view.to_screen(die.x, die.y)
     # the pull: a thin line from the press point to the pointer
@@ -54,12 +57,24 @@ def draw_aim(
     pygame.draw.circle(
         screen, theme.colour("aim"), view.to_screen(fx, fy), max(3, int(size_px * 0.22)), 2
     )
-    # the push: an arrow growing with the power
-    dx, dy = math.cos(params.direction), math.sin(params.direction)
+    col = theme.colour("warning" if refused else "aim")
     tip_len = die.size * (1.2 + 2.5 * params.power)
+    leaves = params.direction if heading is None else heading
+    slips = abs(math.remainder(leaves - params.direction, 2 * math.pi)) > math.radians(0.5)
+    if slips:  # the finger's push, where the die does not go
+        px_, py_ = math.cos(params.direction), math.sin(params.direction)
+        far = half + tip_len * 0.8
+        pygame.draw.line(
+            screen,
+            theme.colour("text_dim"),
+            view.to_screen(die.x + px_ * half, die.y + py_ * half),
+            view.to_screen(die.x + px_ * far, die.y + py_ * far),
+            1,
+        )
+    # the launch: an arrow growing with the power, along where the die will actually go
+    dx, dy = math.cos(leaves), math.sin(leaves)
     tip = view.to_screen(die.x + dx * (half + tip_len), die.y + dy * (half + tip_len))
     start = view.to_screen(die.x + dx * half, die.y + dy * half)
-    col = theme.colour("warning" if refused else "aim")
     pygame.draw.line(screen, col, start, tip, 3)
     ang = math.atan2(tip[1] - start[1], tip[0] - start[0])
     for side in (-1, 1):
@@ -76,8 +91,18 @@ def draw_aim(
         if abs(qx) > board_half or abs(qy) > board_half:
             break
         pygame.draw.circle(screen, col, view.to_screen(qx, qy), 2)
-    label = font(18).render(f"{params.speed:.2f} m/s", True, col)
-    screen.blit(label, (c[0] + 14, c[1] - 28))
+    text = f"{params.speed:.2f} m/s"
+    if slips:
+        turn = math.degrees(math.remainder(leaves - params.direction, 2 * math.pi))
+        text += f"  finger slips: {turn:+.0f}°"
+    label = font(18).render(text, True, col)
+    # behind the die, away from the arrow (the launch and the dots stay readable)
+    ux, uy = tip[0] - start[0], tip[1] - start[1]
+    norm = math.hypot(ux, uy) or 1.0
+    gap = size_px * 0.9 + 16 + label.get_width() / 2 * abs(ux / norm)
+    ax, ay = c[0] - ux / norm * gap, c[1] - uy / norm * (size_px * 0.9 + 14)
+    rect = label.get_rect(center=(round(ax), round(ay)))
+    screen.blit(label, rect.clamp(screen.get_rect()))
 
 
 def draw_offer(screen: pygame.Surface, area: pygame.Rect, theme: Theme, text: str) -> None:

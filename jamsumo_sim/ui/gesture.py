@@ -4,7 +4,7 @@ A flick is aimed like a finger drawing back: press on a die, drag *back*, releas
 opposite way to the pull; the pull's length sets the power (capped, with a curve for soft shots); the
 press point's position along the struck face sets the offset (spin); the wheel sets the strike height.
 Given the physics parameters, the power sets the fingertip's speed (full power: a centred strike at the
-launch speed cap) and the impulse follows from it (jamsumo_sim.flick.finger_impulse), so the same pull
+launch speed cap) and the impulse follows from it (jamsumo_sim.physics.flick.finger_impulse), so the same pull
 launches an off-centre strike slower.
 """
 
@@ -14,8 +14,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from jamsumo_sim.flick import Flick, finger_for_launch, finger_impulse
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.flick import Flick, finger_for_launch, finger_impulse
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.ui.theme import GestureSettings
 
 

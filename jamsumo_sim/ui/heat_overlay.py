@@ -25,7 +25,7 @@ from typing import Any
 import pygame
 
 from jamsumo_sim import noise
-from jamsumo_sim.flick import Flick
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.ui import heat_worker
 from jamsumo_sim.ui.heat_worker import LABELS, HeatJob, HeatPlan, measures_for
 from jamsumo_sim.ui.panel import font

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 from jamsumo_sim import noise
-from jamsumo_sim.flick import Flick
 from jamsumo_sim.physics.datatypes import IN_HOLE, OFF, ON_BOARD, IllegalAction
+from jamsumo_sim.physics.flick import Flick
 
 SLICE_STEPS = 2  # physics steps between two looks at the gate (~0.05–0.3 ms of CPU)
 STARVED_TURNS = 3  # frames the worker waited for a long enough turn: then it takes a short one

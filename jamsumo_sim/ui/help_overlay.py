@@ -18,6 +18,7 @@ CONTROLS: tuple[tuple[str, str], ...] = (
     ("Space", "pause / go on; close a score table"),
     ("- / +", "slower / faster playback"),
     ("M", "automatic slow motion at impacts (on/off)"),
+    ("V", "sound on/off (--mute starts without it)"),
     ("R", "replay the last shot"),
     ("H", "heat map of a die's flicks (free play and practice; on/off)"),
     ("Shift+H", "the heat map's next outcome (hole, platform, off; knocked out, lost)"),

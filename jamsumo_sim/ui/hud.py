@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from jamsumo_sim.physics.flick import Flick
+from jamsumo_sim.rules.scoring import HAND_FACE
 from jamsumo_sim.ui import aim_spread
 from jamsumo_sim.ui.animator import Pose
 from jamsumo_sim.ui.board_clip import board_clip, clipped
-from jamsumo_sim.ui.bot_aim import draw_bot_aim
+from jamsumo_sim.ui.bot_aim import AimShown, draw_bot_aim
 from jamsumo_sim.ui.die_marks import draw_label, draw_rings, named_dice
+from jamsumo_sim.ui.draw_dice import DieLook, draw_dice
 from jamsumo_sim.ui.draw_overlay import draw_aim as draw_aim_arrow
 from jamsumo_sim.ui.gesture import DieSpot, FlickParams, pick_die
 from jamsumo_sim.ui.height_gauge import draw_height_gauge
@@ -27,12 +30,34 @@ def draw_aiming(app: Any, view: View, params: FlickParams | None, preview: Previ
     board = board_clip(app, view)
     if preview is not None:
         draw_preview(
-            app.screen, view, preview, size, theme.colour("aim"), theme.colour("warning"), board
+            app.screen,
+            view,
+            preview,
+            size,
+            theme.colour("aim"),
+            theme.colour("warning"),
+            board,
+            good_colour=theme.colour("good"),
         )
     aim = app.aim
     if aim is None:
         return
     p = app.session.params
+    heading = None
+    if params is not None:
+        heading = AimShown(
+            params.die,
+            params.direction,
+            params.speed,
+            Flick(
+                params.die,
+                params.direction,
+                params.impulse if params.finger_speed is None else None,
+                params.offset,
+                params.height,
+                params.finger_speed,
+            ),
+        ).heading(aim.die.angle, aim.die.x, aim.die.y, p)
     draw_aim_arrow(
         app.screen,
         view,
@@ -45,9 +70,46 @@ def draw_aiming(app: Any, view: View, params: FlickParams | None, preview: Previ
         board_half=app.session.board.side / 2,
         refused=bool(app.aim_problem),
         slide_hint=preview is None,
+        heading=heading,
     )
-    with clipped(app.screen, board):  # the fan runs out to the reach, maybe off the board
-        aim_spread.draw(app.screen, view, theme, app.session, aim.die, params)
+    seat = app.session.to_move()
+    if params is None or seat is None or app.aim_problem or not app.preview_on:
+        return
+    if aim_spread.session_level(app.session) is None:
+        return  # exact play: the preview is the whole answer
+    placement = aim.placement
+
+    def compute() -> list[aim_spread.RestPoint]:
+        action = app.session.make_action(seat, params, placement)
+        return aim_spread.sample_rests(app.session, action, params.die, app.spread_samples)
+
+    points = app.spreads.get((params, placement), compute)
+    with clipped(app.screen, board):  # dice that left the board are crossed at its edge
+        aim_spread.draw(app.screen, view, theme, points, size)
+
+
+def draw_bot_marks(app: Any, view: View, bot: Any, poses: list[Pose]) -> None:
+    """A bot's aim before it shoots, for a die on the board or one it places from hand (shown
+    on its JAM zone first): the arrow along where the die will leave, the power and the speed."""
+    shown = bot.shown
+    size = app.session.params.die_size
+    params = app.session.params
+    on_board = {p.id: p for p in poses if p.fade == 0}
+    if shown.place is not None and shown.die not in on_board:
+        x, y, angle = shown.place
+        colour = app.theme.dice_colour(app.session.seat_colour_name(bot.seat))
+        ghost = DieLook(shown.die, x, y, angle, HAND_FACE, colour, highlight=True)
+        draw_dice(app.screen, view, [ghost], size)
+    elif shown.die in on_board:
+        pose = on_board[shown.die]
+        x, y, angle = pose.x, pose.y, pose.angle
+    else:
+        return
+    progress = bot.elapsed / bot.duration if bot.duration > 0 else 1.0
+    heading = shown.heading(angle, x, y, params)
+    colour = app.theme.colour("aim")
+    top = params.max_launch_speed
+    draw_bot_aim(app.screen, view, shown, x, y, size, top, colour, progress, heading)
 
 
 def draw_marks(app: Any, view: View, poses: list[Pose], seat: int | None) -> None:
@@ -55,12 +117,8 @@ def draw_marks(app: Any, view: View, poses: list[Pose], seat: int | None) -> Non
     size = app.session.params.die_size
     at = {p.id: (p.x, p.y) for p in poses if p.fade == 0}
     bot = app.bot_aim
-    if bot is not None and bot.shown is not None and bot.shown.die in at:
-        progress = bot.elapsed / bot.duration if bot.duration > 0 else 1.0
-        x, y = at[bot.shown.die]
-        max_speed = app.session.params.max_launch_speed
-        colour = app.theme.colour("aim")
-        draw_bot_aim(app.screen, view, bot.shown, x, y, size, max_speed, colour, progress)
+    if bot is not None and bot.shown is not None:
+        draw_bot_marks(app, view, bot, poses)
     problem = app.aim_problem or (app.message if app.message.startswith("Not allowed") else "")
     named = named_dice(problem, at) if problem else []
     draw_rings(app.screen, view, [at[d] for d in named], size, app.theme.colour("warning"))

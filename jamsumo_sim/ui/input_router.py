@@ -90,6 +90,8 @@ def on_key(app: Any, e: pygame.event.Event) -> None:
     elif k == pygame.K_m:
         app.fx.slow.enabled = not app.fx.slow.enabled
         app.message = "Slow motion at impacts " + ("on" if app.fx.slow.enabled else "off")
+    elif k == pygame.K_v:  # the table's sounds (ui/sound.py)
+        app.message = "Sound off (V)" if app.sound.toggle() else "Sound on (V)"
     elif k == pygame.K_t:
         app.turn_view = not app.turn_view
         app._sync_view()

@@ -34,6 +34,7 @@ class MatchSession(Session):
         self.params = state.physics
         bots = self.game.bots()
         self.agents: dict[int, Any] = {}
+        self.saved_stories: list[tuple[int, str]] = []  # "what was hit" lines of a resumed match
         for seat, spec in enumerate(self.seats):
             kind, _, level = spec.partition(":")
             if kind != HUMAN and kind in bots:
@@ -79,7 +80,7 @@ class MatchSession(Session):
 
     # --- moves ---------------------------------------------------------------------------------
     def make_action(self, seat: int, flick: Any, placement: Placement | None) -> Any:
-        from jamsumo_sim.rules.flicks import flick_action
+        from jamsumo_sim.rules.flick_actions import flick_action
 
         if placement is not None:
             return flick_action(
@@ -111,7 +112,7 @@ class MatchSession(Session):
 
     def is_pass(self, action: Any) -> bool:
         """Nothing to animate: a pass, or a Sumo set-up (the dice are simply placed)."""
-        from jamsumo_sim.rules.flicks import PASS
+        from jamsumo_sim.rules.flick_actions import PASS
         from jamsumo_sim.rules.setup import is_setup
 
         return action == PASS or is_setup(action)
@@ -147,7 +148,7 @@ class MatchSession(Session):
         return setup.setup_action(seat, corner, rel)
 
     def pass_action(self, seat: int) -> Any | None:
-        from jamsumo_sim.rules.flicks import PASS
+        from jamsumo_sim.rules.flick_actions import PASS
 
         return PASS if self.state.is_legal(seat, PASS) else None
 
@@ -193,6 +194,9 @@ class MatchSession(Session):
         """Exact play (``--practice``): no execution noise, and shots may be taken back."""
         return bool(self.state.noise.exact)
 
+    def undo_offered(self) -> bool:
+        return self.practice()
+
     def can_undo(self) -> bool:
         return self.practice() and any(self._is_people(seat) for seat, *_ in self._undo)
 
@@ -232,7 +236,12 @@ class MatchSession(Session):
         agent = self.agents[seat]
         # the copy is taken now, on the window's thread; the bot thinks on it and nothing else
         mine = self.state.clone()
-        return lambda: agent.act(seat_view(mine, seat))
+
+        def think() -> Any:
+            return agent.act(seat_view(mine, seat))
+
+        think.agent = agent  # type: ignore[attr-defined]  # the window reads its progress
+        return think
 
     def position_key(self) -> Hashable:
         return (id(self.state), len(self.state.history))
@@ -414,7 +423,9 @@ def resume_match(data: dict[str, Any], where: str = "autosave") -> MatchSession:
             saved["params"] = with_legacy_defaults(saved["params"])  # saves from before set-ups
         state = state_from_json(saved, where)
         seats = _check_seats(data["seats"], state, where)
-        return MatchSession(state, seats)
+        session = MatchSession(state, seats)
+        session.saved_stories = _stories(data.get("stories"), len(session.log()))
+        return session
     except UserError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError) as exc:
@@ -425,6 +436,24 @@ def resume_match(data: dict[str, Any], where: str = "autosave") -> MatchSession:
         ) from None
     except RecursionError:
         raise UserError(f"{where}: the saved match is nested too deeply") from None
+
+
+def _stories(raw: Any, log_length: int) -> list[tuple[int, str]]:
+    """The window's saved "what was hit" lines ([log length, line] pairs); anything malformed
+    (an untrusted file) is dropped, never an error: they are a courtesy, not the match."""
+    if not isinstance(raw, list):
+        return []
+    out: list[tuple[int, str]] = []
+    for item in raw[-500:]:
+        if (
+            isinstance(item, list)
+            and len(item) == 2
+            and type(item[0]) is int
+            and 0 <= item[0] <= log_length
+            and isinstance(item[1], str)
+        ):
+            out.append((item[0], item[1][:200]))
+    return out
 
 
 def _check_seats(seats: Any, state: Any, where: str) -> list[str]:

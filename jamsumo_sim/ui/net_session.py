@@ -402,6 +402,9 @@ class NetSession(MatchSession):
     def can_undo(self) -> bool:
         return False
 
+    def undo_offered(self) -> bool:
+        return False
+
     def why_no_undo(self) -> str:
         return "No undo in a network match: the host keeps the match."
 

@@ -21,6 +21,14 @@ HELP = (
 )
 
 
+def help_lines(app: Any) -> tuple[str, ...]:
+    """The help lines, without "U undo" where this session never allows an undo (a match that is
+    not practice, a network match)."""
+    if getattr(app.session, "undo_offered", lambda: True)():
+        return HELP
+    return tuple(line.replace(" · U undo", "") for line in HELP)
+
+
 def status_text(app: Any) -> str:
     parts = ["PAUSED — Space to go on"] if app.paused else []
     sp = app.speeds[app.speed_index]
@@ -59,7 +67,7 @@ def decorate(app: Any, info: PanelInfo, params: FlickParams | None) -> PanelInfo
         status=status_text(app),
         aim=aim_lines(app, params),
         power=params.power if params is not None else None,
-        help_lines=SETUP_HELP if app.setup_mode.seat is not None else HELP,
+        help_lines=SETUP_HELP if app.setup_mode.seat is not None else help_lines(app),
     )
 
 

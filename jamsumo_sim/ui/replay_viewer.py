@@ -251,6 +251,10 @@ class ReplayApp(App):
         self.export_job = job
         self.message = job.status()
 
+    def idle(self) -> bool:
+        # a paused replay is still, but an export in progress reports its percentage each frame
+        return self.export_job is None and self.playing is False and super().idle()
+
     def _poll_export(self) -> None:
         job = self.export_job
         if job is not None and job.finished():

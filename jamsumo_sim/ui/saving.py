@@ -18,6 +18,8 @@ def autosave(app: Any) -> None:
     data = app.session.save_data()
     if data is None:
         return
+    if app.stories:  # the "what was hit" lines, so they survive a resume
+        data = {**data, "stories": [[n, line] for n, line in app.stories]}
     try:
         autosave_file.save(data)
         app.autosave_error = None
@@ -45,6 +47,7 @@ def answer_resume(app: Any, yes: bool) -> None:
     _, make = offer
     if yes:
         app.session = make()
+        app.stories = list(getattr(app.session, "saved_stories", []))
         app.message = "Resumed the saved match."
         return
     try:

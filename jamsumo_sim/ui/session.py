@@ -13,8 +13,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from jamsumo_sim.board import BoardSpec
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import BoardSpec
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.ui.animator import states_of
 from jamsumo_sim.ui.panel import PanelInfo, PlayerRow, Table
 from jamsumo_sim.ui.theme import Theme
@@ -131,10 +131,20 @@ class Session:
             return [f"{die} would drop into the hole"]
         return []
 
+    def good_news(self, world: Any, die: str) -> bool:
+        """The previewed die ends where its owner wants it: dropped into the hole in Jam (said in
+        the window as good news, not as a warning)."""
+        mode = getattr(getattr(self, "state", None), "mode", None)
+        return mode == "jam" and world.state(die).status == "in_hole"
+
     # --- undo (free play and practice) ----------------------------------------------------------
     def can_undo(self) -> bool:
         """True when the last shot may be taken back (free play; a match in practice mode)."""
         return False
+
+    def undo_offered(self) -> bool:
+        """Undo is part of this kind of play at all (free play, practice): the help lists U."""
+        return True
 
     def undo(self) -> bool:
         """Take the last shot back; False if there is nothing to undo."""
@@ -222,7 +232,7 @@ class SandboxSession(Session):
         return [s.id for s in states_of(self._world).values() if s.status == "on_board"]
 
     def make_action(self, seat: int, flick: Any, placement: Placement | None) -> Any:
-        from jamsumo_sim.flick import Flick
+        from jamsumo_sim.physics.flick import Flick
 
         return Flick(flick.die, flick.direction, flick.impulse, flick.offset, flick.height)
 

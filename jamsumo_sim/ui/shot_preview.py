@@ -36,6 +36,7 @@ class Preview:
     struck: str | None = None  # the die it touches first
     struck_path: tuple[Point, ...] = ()  # that die's centre after the contact
     warnings: tuple[str, ...] = ()  # what the rules would do to the flicked die (before release)
+    good: bool = False  # that is what its owner wants (a die dropping into the hole in Jam)
 
 
 def predict(
@@ -67,7 +68,8 @@ def predict(
         struck_path.append(_xy(world, struck))
     events = list(world.events[start:])
     warnings = tuple(session.predicted_outcome(world, seat, die, events))
-    return Preview(die, tuple(path), contact, struck, tuple(struck_path), warnings)
+    good = bool(getattr(session, "good_news", lambda w, d: False)(world, die))
+    return Preview(die, tuple(path), contact, struck, tuple(struck_path), warnings, good)
 
 
 def _xy(world: Any, die: str) -> Point:
@@ -113,6 +115,7 @@ def draw_preview(
     colour: tuple[int, int, int],
     warn_colour: tuple[int, int, int],
     clip: pygame.Rect | None = None,
+    good_colour: tuple[int, int, int] | None = None,
 ) -> None:
     """The path as dots, a ghost die at the first contact, the struck die's course as an arrow.
 
@@ -133,6 +136,8 @@ def draw_preview(
             pygame.draw.lines(screen, warn_colour, False, sp, 2)
             _arrow_head(screen, sp[-2], sp[-1], warn_colour)
     if preview.warnings:
+        if preview.good and good_colour is not None:
+            warn_colour = good_colour  # good news: the die drops where its owner wants it
         end = pts[-1]
         if clip is not None:  # the words sit by where the path leaves the board
             end = (min(max(end[0], clip.left), clip.right), min(max(end[1], clip.top), clip.bottom))

@@ -16,11 +16,14 @@ def describe(flicked: str, events: Iterable[Any]) -> str:
     """The story of one shot of ``flicked`` from its events (in time order)."""
     hit: list[str] = []  # dice the flicked die touched, in order
     touched: set[str] = {flicked}  # dice set moving by the shot (directly or in a chain)
+    chained: list[str] = []  # dice set moving by a die the shot set moving, in order
     fate: dict[str, str] = {}
     for e in events:
         if e.type == "collision" and e.data.get("kind") == "die":
             if flicked in e.dice:
                 hit += [d for d in e.dice if d != flicked and d not in hit]
+            elif touched & set(e.dice):
+                chained += [d for d in e.dice if d not in touched and d not in chained]
             if touched & set(e.dice):
                 touched |= set(e.dice)
         elif e.type in FATES:
@@ -40,6 +43,9 @@ def describe(flicked: str, events: Iterable[Any]) -> str:
         who = [d for d in chain if fate[d] == place]
         if who:
             parts.append(f"sent {_join(who)} {place} in a chain")
+    moved = [d for d in chained if d not in fate and d not in hit]
+    if moved:
+        parts.append(f"hit {_join(moved)} in a chain")
     if flicked in fate:
         parts.append(f"went {fate[flicked]} itself")
     return f"{flicked} " + ("; ".join(parts) if parts else "hit nothing")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jamsumo_sim.board import BoardSpec, from_seat
+from jamsumo_sim.physics.board import BoardSpec, from_seat
 from jamsumo_sim.ui.gesture import DieSpot, pick_die
 
 SLOT_PITCH = 1.9  # die sizes between slot centres

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from jamsumo_sim.board import from_seat, to_seat
+from jamsumo_sim.physics.board import from_seat, to_seat
 
 
 @dataclass(frozen=True)

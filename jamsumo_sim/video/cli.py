@@ -71,7 +71,7 @@ def run_markers(args: argparse.Namespace) -> int:
     from .cvload import cv2
 
     cv2("'jamsumo markers'")  # the video extra, or one line naming it, before anything else
-    from ..board import load_board
+    from ..physics.board import load_board
     from .printout import write_markers_pdf
 
     out = check_output_path(args.out, "--out", suffixes=(".pdf",))
@@ -139,8 +139,8 @@ def _calibrate_camera(args: argparse.Namespace) -> int:
 
 
 def _track(args: argparse.Namespace) -> int:
-    from ..board import load_board
-    from ..params import PhysicsParams
+    from ..physics.board import load_board
+    from ..physics.params import PhysicsParams
     from .colours import load_colours
 
     started = time.perf_counter()

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board import BoardSpec, Marker
 from ..errors import UserError
+from ..physics.board import BoardSpec, Marker
 from .cvload import cv2
 
 DICTIONARY = "DICT_4X4_50"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import fileio
-from ..board import BoardSpec
 from ..errors import UserError
+from ..physics.board import BoardSpec
 from .markers import DICTIONARY, board_markers, dictionary
 
 A4_MM = (210.0, 297.0)

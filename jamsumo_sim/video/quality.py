@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import fileio
-from ..board import BoardSpec
+from ..physics.board import BoardSpec
 from .shots import Shot
 from .track import Tracking
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..board import BoardSpec
-from ..params import PhysicsParams
+from ..physics.board import BoardSpec
+from ..physics.params import PhysicsParams
 from .track import Tracking
 
 QUARTER = math.pi / 2

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.calibration.data import COLLISION, REST, TILT, TRAJECTORY, write_csv
 from jamsumo_sim.calibration.model import ToySimulator, with_fitted
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 
 FLAT = {"side": 3.0, "hole_diameter": 0.0, "dish_depth": 0.0, "platforms": []}
 

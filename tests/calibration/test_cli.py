@@ -8,7 +8,7 @@ import tomllib
 import pytest
 
 from jamsumo_sim.cli import main
-from jamsumo_sim.params import load_params
+from jamsumo_sim.physics.params_file import load_params
 
 from .conftest import FLAT, toy_files
 

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.calibrate import calibrate
 from jamsumo_sim.calibration.data import DataFile, load_data, parse_data
 from jamsumo_sim.calibration.model import ToySimulator
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 
 SAMPLES = Path(__file__).resolve().parents[2] / "calibration" / "samples"
 FUZZ = settings(

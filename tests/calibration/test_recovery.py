@@ -14,12 +14,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.calibrate import calibrate
 from jamsumo_sim.calibration.data import load_all
 from jamsumo_sim.calibration.model import Shots, with_fitted
 from jamsumo_sim.calibration.world_sim import WorldSimulator
-from jamsumo_sim.params import PhysicsParams, load_params
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
+from jamsumo_sim.physics.params_file import load_params
 from jamsumo_sim.world import World
 
 SAMPLES = Path(__file__).resolve().parents[2] / "calibration" / "samples"

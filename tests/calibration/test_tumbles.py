@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.calibrate import parse_fit_names
 from jamsumo_sim.calibration.data import TUMBLE, load_data, parse_data
 from jamsumo_sim.calibration.tumbles import TumbleProblem, fit_tumbles, summarise
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 
 SAMPLES = Path(__file__).resolve().parents[2] / "calibration" / "samples"
 HEADER = "shot,x0,y0,direction,speed,height,offset,quarter_turns,face,travel,hopped"

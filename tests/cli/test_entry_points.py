@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import jamsumo_sim
-from jamsumo_sim import __version__, kernel_cache
+from jamsumo_sim import __version__
+from jamsumo_sim.physics import kernel_cache
 from tests.child_limits import cpu_limited, hang_guard
 
 
@@ -101,7 +102,7 @@ def test_kernel_cache_goes_to_the_user_cache_not_the_package(tmp_path: Path) -> 
 
 
 def test_kernel_cache_path_in_process() -> None:
-    from jamsumo_sim import step_kernels
+    from jamsumo_sim.physics import step_kernels
 
     package = Path(jamsumo_sim.__file__).parent.resolve()
     cache_path = Path(step_kernels.kick._cache._cache_path).resolve()
@@ -134,7 +135,7 @@ def test_a_changed_kernel_source_gets_a_fresh_cache(tmp_path: Path, monkeypatch)
     for rel in kernel_cache.KERNEL_SOURCES:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text("x = 1\n")
-    monkeypatch.setattr(kernel_cache, "__file__", str(root / "kernel_cache.py"))
+    monkeypatch.setattr(kernel_cache, "__file__", str(root / "physics" / "kernel_cache.py"))
     first = kernel_cache.source_key()
     for rel in kernel_cache.KERNEL_SOURCES:
         (root / rel).write_text("x = 2\n")

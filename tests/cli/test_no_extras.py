@@ -34,6 +34,7 @@ EXTRA_MODULES = {
     "video": ("cv2",),
     "export": ("imageio", "imageio_ffmpeg"),
     "net": ("websockets",),
+    "reference": ("mujoco",),
 }
 # what a machine without a display passes on: the demo match, not a window
 NOT_PASSED_ON = ("PYTHONPATH", "NUMBA_CACHE_DIR", "DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
@@ -228,6 +229,7 @@ NEEDS_AN_EXTRA: list[tuple[str, str]] = [
     ("jamsumo tournament --matches 2 --seed 1 --workers 2", "sweep"),
     ("card-games tournament jellyfish --seed 1 --workers 2", "sweep"),
     ("card-games tournament jellyfish --seed 1 --scheduler tcp://127.0.0.1:8786", "sweep"),
+    ("jamsumo validate --quick", "reference"),
     ("jamsumo markers --out markers.pdf", "video"),
     ("jamsumo track board.mp4 --out tracked", "video"),
     ("jamsumo export match.json --shot 1 --out shot.mp4", "export"),

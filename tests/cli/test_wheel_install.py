@@ -39,7 +39,7 @@ def test_the_wheel_brings_code_and_data(installed: Path, tmp_path: Path) -> None
         installed,
         py,
         "-c",
-        "from jamsumo_sim.board import load_board; print(load_board('standard').side)",
+        "from jamsumo_sim.physics.board import load_board; print(load_board('standard').side)",
         cwd=tmp_path,
     )
     assert board.returncode == 0, board.stderr

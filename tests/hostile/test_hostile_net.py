@@ -90,7 +90,7 @@ def test_hostile_clients_are_refused_and_the_match_goes_on():
             url, wire.encode("hello", password="marmalade"), closes=True
         )
         seen["malformed"] = await _exchange(
-            url, "{not json", b"\x00binary", "[1]", '{"v":1}', errors=4
+            url, "{not json", b"\x00binary", "[1]", json.dumps({"v": wire.VERSION}), errors=4
         )
         seen["deep"] = await _exchange(url, "[" * 5000 + "]" * 5000)
         seen["version"] = await _exchange(url, json.dumps({"v": 99, "type": "hello"}))

@@ -16,9 +16,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from jamsumo_sim.board import board_to_dict, load_board
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.params import RANGES, PhysicsParams, dump_params, load_params
+from jamsumo_sim.physics.board import board_to_dict, load_board
+from jamsumo_sim.physics.params import RANGES, PhysicsParams
+from jamsumo_sim.physics.params_file import dump_params, load_params
 from jamsumo_sim.scenario import build_world
 from jamsumo_sim.world import World
 from tests.child_limits import HANG_GUARD_S
@@ -261,7 +262,7 @@ def params_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 
 
 def load_params_default():
-    from jamsumo_sim.params import default_params
+    from jamsumo_sim.physics.params_file import default_params
 
     return default_params()
 

@@ -143,9 +143,9 @@ def test_markers_pdf_needs_pdf_suffix(tmp_path):
 def test_bad_stretches_are_per_shot_warnings(tmp_path):
     """Shot 1's die leaves the view while it slides; the markers are covered during shot 2; shot 3 is
     clean: two warnings, one shot written, exit 0."""
-    from jamsumo_sim.board import load_board
     from jamsumo_sim.calibration.model import with_fitted
-    from jamsumo_sim.params import PhysicsParams
+    from jamsumo_sim.physics.board import load_board
+    from jamsumo_sim.physics.params import PhysicsParams
     from tests.video.synth import Camera, Renderer, random_shots, write_video
 
     board = load_board("standard")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from jamsumo_sim.rules.flicks import flick_action
+from jamsumo_sim.rules.flick_actions import flick_action
 from jamsumo_sim.rules.game import JAM, JAMSUMO, SUMO
 from jamsumo_sim.rules.match import MatchState
 from jamsumo_sim.rules.scoring import BOARD, OUT

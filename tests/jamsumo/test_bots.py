@@ -9,7 +9,7 @@ import pytest
 
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.rules.bots import PlannerBot, PlannerConfig, RandomBot
-from jamsumo_sim.rules.flicks import read_flick
+from jamsumo_sim.rules.flick_actions import read_flick
 from jamsumo_sim.turnloop import play, seat_view
 from tests.jamsumo.helpers import GAMES, new_state, settle_marker
 

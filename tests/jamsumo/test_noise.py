@@ -16,7 +16,7 @@ from jamsumo_sim import noise
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.replay import content_hash, save_replay, verify_replay
 from jamsumo_sim.rules.bots import RandomBot
-from jamsumo_sim.rules.flicks import FlickSpec, read_flick
+from jamsumo_sim.rules.flick_actions import FlickSpec, read_flick
 from jamsumo_sim.rules.match import _flick
 from jamsumo_sim.turnloop import CHANCE, Action, play
 from jamsumo_sim.turnloop.driver import seeded_outcome

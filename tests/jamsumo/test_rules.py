@@ -8,7 +8,7 @@ import math
 import pytest
 
 from jamsumo_sim.errors import IllegalAction
-from jamsumo_sim.rules.flicks import PASS
+from jamsumo_sim.rules.flick_actions import PASS
 from jamsumo_sim.rules.scoring import BOARD, HAND, HOLED, OUT
 from jamsumo_sim.turnloop import CHANCE, TERMINAL, state_from_json
 from tests.jamsumo.helpers import at, new_state, roll, settle_marker, speed_action, take_out

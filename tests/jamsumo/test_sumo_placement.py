@@ -10,7 +10,7 @@ import pytest
 
 from jamsumo_sim.replay import content_hash, save_replay, verify_replay
 from jamsumo_sim.rules import setup
-from jamsumo_sim.rules.bots import PlannerBot, RandomBot, setup_score
+from jamsumo_sim.rules.bots import PlannerBot, RandomBot, setup_score, turned_setups
 from jamsumo_sim.rules.scoring import BOARD
 from jamsumo_sim.turnloop import get_game, play, seat_view
 from jamsumo_sim.turnloop.driver import seeded_outcome
@@ -81,7 +81,7 @@ def test_legality_inside_the_area_no_overlap_corner_not_taken():
     again = layout(state, other, corner, good)
     assert "is taken by" in state.why_illegal(other, again)
     # a flick is not a set-up
-    from jamsumo_sim.rules.flicks import flick_action
+    from jamsumo_sim.rules.flick_actions import flick_action
 
     assert "set up your dice first" in state.why_illegal(other, flick_action("red1", 0.0, 0.01))
 
@@ -118,7 +118,8 @@ def test_bots_set_up_legally_and_the_planner_leaves_fair_flicks_at_opponents():
     assert state.is_legal(second, choice)
     menu = state.legal_actions(second)
     scores = [setup_score(state, second, a) for a in menu]
-    assert setup_score(state, second, choice) == max(scores)
+    # the planner searches turned variants too: never worse than the best listed layout
+    assert setup_score(state, second, choice) >= max(scores)
     # the old fixed grid leaves fewer attacking flicks than the planner's choice
     grid = [a for a in menu if a.name.endswith("(grid)")]
     assert grid and max(setup_score(state, second, g) for g in grid) < max(scores)
@@ -173,7 +174,7 @@ def test_malformed_set_ups_are_one_line_refusals(bad):
 def _fair_towards_centre(state, seat: int, poses) -> list[int]:
     """For each die of ``poses`` (world), how many of 19 directions within ±45° of the board's
     centre are fair flicks (the finger touches no other die)."""
-    from jamsumo_sim.flick import Flick
+    from jamsumo_sim.physics.flick import Flick
     from jamsumo_sim.rules.match import _world_class
     from jamsumo_sim.rules.seats import die_ids
 
@@ -222,3 +223,77 @@ def test_suggested_and_bot_layouts_stay_clear_of_the_areas_outline():
         poses = setup.to_world(state.board, seat, state.num_players, spec)
         assert all(setup.inside(shrunk, p, size) for p in poses), (choice.name, poses)
         state.apply_action(choice)
+
+
+def test_a_die_turned_at_set_up_is_recorded_checked_and_old_records_without_turns_still_read():
+    state = at_setup(seed=2)
+    seat = state.current_player()
+    corner = state.board.sumo_areas[0].name
+    area = state.board.sumo_area(corner)
+    size = state.physics.die_size
+    poses = [setup.DiePose(p.x, p.y, math.radians(20)) for p in setup._spread(area, size)]
+    turned = layout(state, seat, corner, poses)
+    assert state.is_legal(seat, turned)
+    # recorded in the action, in the seat's view (a quarter turn per side on top)
+    quarter = math.pi / 2
+    assert all(
+        abs(math.remainder(turned.get(f"a{k}") - math.radians(20), quarter)) < 1e-9
+        for k in range(1, 7)
+    )
+    # out of range: a one-line refusal naming the die
+    args = dict(turned.args)
+    args["a3"] = 13.0  # beyond two full turns
+    reason = state.why_illegal(seat, turned.__class__.make(turned.name, **args))
+    assert "turned 745°" in reason and "±720°" in reason and "\n" not in reason
+    # a record from before turns were recorded (no a1..a6): every die square
+    square = layout(state, seat, corner, setup._spread(area, size))
+    old = {k: v for k, v in square.args if not k.startswith("a")}
+    bare = square.__class__.make(square.name, **old)
+    assert state.is_legal(seat, bare)
+    assert [p.angle for p in setup.read_setup(bare).dice] == [0.0] * 6
+    state.apply_action(bare)
+    assert sorted(state.corners) == [corner]
+
+
+def test_the_set_up_score_follows_the_launch_law_and_the_planner_turns_its_dice():
+    """A square die aimed 38° off its face slips in the finger's friction cone and leaves at the
+    cone's edge (the World's law): it scores no line at a target there; turned, it does."""
+    from jamsumo_sim.physics.flick import Flick
+    from jamsumo_sim.rules.launch import launch_heading, turn_off_aim
+
+    state = at_setup(seed=0)
+    p = state.physics
+    leaves = launch_heading(Flick("d", math.radians(40), None, finger_speed=1.0), 0, 0, 0.0, p)
+    cone = math.degrees(math.atan(p.mu_finger))
+    assert abs(math.degrees(leaves) - cone) < 0.5  # 40° aimed leaves at about 31°
+    assert (
+        abs(turn_off_aim(Flick("d", math.radians(40), None, finger_speed=1.0), 0, 0, 0.7, p))
+        < 1e-12
+    )
+    # a line at a target 38° off the die's faces: square, the die leaves wide (no open line);
+    # turned to face it, it runs at the target
+    from types import SimpleNamespace
+
+    from jamsumo_sim.rules.bots import _open_line
+
+    here = (-0.14, 0.04)
+    bearing = math.radians(38)
+    there = (here[0] + 0.12 * math.cos(bearing), here[1] + 0.12 * math.sin(bearing))
+    for angle, open_ in ((0.0, False), (bearing, True)):
+        pos = {
+            "red1": SimpleNamespace(x=here[0], y=here[1], angle=angle),
+            "blue1": SimpleNamespace(x=there[0], y=there[1], angle=0.0),
+        }
+        assert _open_line(state, pos, "red1", "blue1") is open_, angle
+    # the planner searches turned set-ups: legal ones, and its choice scores best of all
+    seat = state.current_player()
+    legal = state.legal_actions(seat)
+    turned = turned_setups(state, seat, legal)
+    assert turned and all(state.is_legal(seat, a) for a in turned)
+    assert any(
+        any(abs(math.remainder(d.angle, math.pi / 2)) > 1e-6 for d in setup.read_setup(a).dice)
+        for a in turned
+    )
+    choice = PlannerBot(seat, state.game, level="easy").act(seat_view(state, seat))
+    best = max(setup_score(state, seat, a) for a in legal + turned)
+    assert setup_score(state, seat, choice) == best

@@ -41,8 +41,9 @@ def test_card_games_end_alike_and_the_record_verifies(name, tmp_path):
 
 def test_a_card_client_receives_only_its_seats_observation():
     """Every message seat 0 receives: known types and fields only; every observation the one
-    the host's state gives seat 0 at that point; every log line one seat 0 may read."""
-    state = card_state("jumble_jam", seed=4)
+    the host's state gives seat 0 at that point; every log line one seat 0 may read. The Jam with
+    seed 4 gives the other seats private lines (their hands): the test checks it saw some."""
+    state = card_state("the_jam", seed=4)
     run = host_and_join(state)
     host_state = run.host.state
     replay = state_from_json({**host_state.to_json(), "history": []})
@@ -51,8 +52,10 @@ def test_a_card_client_receives_only_its_seats_observation():
         replay_history(replay, [entry])
         views.append(replay.observation(0))
     readable = set(host_state.log_for(0))
+    hidden = {e.text for e in host_state.log if e.to is not None and 0 not in e.to} - readable
+    assert len(hidden) >= 10  # a test of hiding needs something hidden from seat 0
     allowed = {
-        "welcome": {"v", "type", "seat", "token", "game", "seats"},
+        "welcome": {"v", "type", "seat", "token", "game", "seats", "match", "first"},
         "start": {
             "v",
             "type",
@@ -80,7 +83,8 @@ def test_a_card_client_receives_only_its_seats_observation():
         if "obs" in message:
             assert message["obs"] == views[message["at"]]
         for line in message.get("log", []):
-            assert line in readable
+            assert line in readable and line not in hidden
+        assert not any(secret in raw for secret in hidden)
         if kind == "turn":
             legal = [a.to_json() for a in _legal_at(host_state, message["at"], 0)]
             assert message["legal"] == legal

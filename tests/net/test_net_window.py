@@ -15,9 +15,9 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from jamsumo_sim.board import from_seat  # noqa: E402
 from jamsumo_sim.net.client import JoinOptions, own_result  # noqa: E402
 from jamsumo_sim.net.host import Host, HostOptions  # noqa: E402
+from jamsumo_sim.physics.board import from_seat  # noqa: E402
 from jamsumo_sim.turnloop import get_game  # noqa: E402
 from tests.child_limits import HANG_GUARD_S, cpu_deadline  # noqa: E402
 from tests.net.helpers import bot, result_of  # noqa: E402

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from physics_helpers import FLAT
 
-from jamsumo_sim.board import load_board
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.world import World
 
 

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from jamsumo_sim.flick import Flick
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.world import World
 
 FLAT = {"side": 6.0, "hole_diameter": 0.0, "dish_depth": 0.0, "platforms": []}

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from jamsumo_sim.board import (
+from jamsumo_sim.errors import UserError
+from jamsumo_sim.physics.board import (
     MAX_PLATFORMS,
     board_to_dict,
     from_seat,
@@ -18,8 +19,8 @@ from jamsumo_sim.board import (
     load_board,
     to_seat,
 )
-from jamsumo_sim.errors import UserError
-from jamsumo_sim.params import RANGES, PhysicsParams, dump_params, load_params, ranges_markdown
+from jamsumo_sim.physics.params import RANGES, PhysicsParams, ranges_markdown
+from jamsumo_sim.physics.params_file import dump_params, load_params
 from jamsumo_sim.resources import asset
 
 

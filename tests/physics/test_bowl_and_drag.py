@@ -12,15 +12,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from physics_helpers import FLAT
 
-from jamsumo_sim import step_kernels as K
-from jamsumo_sim.board import load_board
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.events import PLATFORM
-from jamsumo_sim.flick import trip_speed
-from jamsumo_sim.friction import patch_points
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics import step_kernels as K
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.events import PLATFORM
+from jamsumo_sim.physics.flick import trip_speed
+from jamsumo_sim.physics.friction import patch_points
+from jamsumo_sim.physics.params import PhysicsParams
+from jamsumo_sim.physics.surface import Surface
 from jamsumo_sim.scenario import build_world
-from jamsumo_sim.surface import Surface
 from jamsumo_sim.world import World
 
 BOARD = load_board("standard")

@@ -9,7 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from physics_helpers import FLAT, packed_block, run_steps
 
-from jamsumo_sim.board import load_board
+from jamsumo_sim.physics.board import load_board
 from jamsumo_sim.world import World
 
 

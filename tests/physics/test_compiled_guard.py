@@ -179,7 +179,7 @@ print(json.dumps({"compiled": evolve.COMPILED, "warnings": texts, "checksum": ch
 
 RUN = '''
 import numpy as np
-from jamsumo_sim.flick import Flick
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.world import World
 
 def run():

@@ -14,10 +14,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from physics_helpers import FLAT, block_break, packed_block, rest_record
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.errors import IllegalAction, UserError
-from jamsumo_sim.flick import Flick
 from jamsumo_sim.physics import compiled_steps, evolve, flight, space, view
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.world import World
 
 

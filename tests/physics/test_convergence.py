@@ -20,8 +20,8 @@ from __future__ import annotations
 import pytest
 
 from jamsumo_sim import convergence as cv
-from jamsumo_sim.board import load_board
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 
 N = 400
 ALPHA = 0.01

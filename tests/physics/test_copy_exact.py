@@ -12,8 +12,8 @@ import json
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
-from jamsumo_sim.flick import Flick
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.world import World
 
 # 24-dice breaks: (offset, strike height, launch speed m/s): centred, hard spin either way, high

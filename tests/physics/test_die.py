@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from jamsumo_sim.die import ALL_ORIENTATIONS, Orientation, face_up, tumble
+from jamsumo_sim.physics.die import ALL_ORIENTATIONS, Orientation, face_up, tumble
 
 
 def test_24_orientations_opposites_sum_to_7():

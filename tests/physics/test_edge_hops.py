@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from jamsumo_sim.physics import flight
+from jamsumo_sim.physics import contacts, flight
 from jamsumo_sim.world import World
 
 
@@ -35,11 +35,11 @@ def _pair(flat_world: World):
 def test_a_pair_draws_its_edge_chance_once_per_model_step(flat_world, params):
     w, a, b = _pair(flat_world)
     hard = 3.0 * params.hop_speed * params.die_mass
-    flight.on_collision(w, a, b, hard)
-    flight.on_collision(w, b, a, hard)  # the same pair touching again in the same step
+    contacts.on_collision(w, a, b, hard)
+    contacts.on_collision(w, b, a, hard)  # the same pair touching again in the same step
     assert w.rng.draws == 1
     w.step()
-    flight.on_collision(w, a, b, hard)  # a later step: a new meeting
+    contacts.on_collision(w, a, b, hard)  # a later step: a new meeting
     assert w.rng.draws == 2
 
 
@@ -49,11 +49,11 @@ def test_other_pairs_and_soft_contacts_draw_as_before(flat_world, params):
     c = w._dice["c"]
     hard = 3.0 * params.hop_speed * params.die_mass
     a.body.velocity = (0.5 * params.hop_speed, 0.0)
-    flight.on_collision(w, a, b, 0.0)  # too soft: no draw
+    contacts.on_collision(w, a, b, 0.0)  # too soft: no draw
     assert w.rng.draws == 0
     a.body.velocity = (2.0, 0.0)
-    flight.on_collision(w, a, b, hard)
-    flight.on_collision(w, a, c, hard)
+    contacts.on_collision(w, a, b, hard)
+    contacts.on_collision(w, a, c, hard)
     assert w.rng.draws == 2
 
 

@@ -9,10 +9,9 @@ import math
 
 import numpy as np
 
-from jamsumo_sim import step_kernels
-from jamsumo_sim.board import load_board
-from jamsumo_sim.params import PhysicsParams
-from jamsumo_sim.physics import flight, pitch
+from jamsumo_sim.physics import flight, pitch, step_kernels
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 
 PARAMS = PhysicsParams.from_board(load_board("standard"))
 

@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.flick import Flick
 from jamsumo_sim.physics import flight, pitch
 from jamsumo_sim.physics.datatypes import ON_BOARD, IllegalAction, Pitch
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.world import World
 
 TOL = 1e-9  # J

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.flick import Flick, effective_mass, finger_impulse, max_lever
-from jamsumo_sim.rules.flicks import flick_action, read_flick
+from jamsumo_sim.physics.flick import Flick, effective_mass, finger_impulse, max_lever
+from jamsumo_sim.rules.flick_actions import flick_action, read_flick
 from jamsumo_sim.turnloop import Action
 from jamsumo_sim.world import World
 
@@ -246,7 +246,7 @@ def test_window_gesture_sets_the_finger_speed(params):
 
 @pytest.mark.parametrize("speed", [0.5, 1.7, 3.0])
 def test_finger_for_launch_inverts_a_centred_strike(params, speed) -> None:
-    from jamsumo_sim.flick import finger_for_launch, finger_impulse
+    from jamsumo_sim.physics.flick import finger_for_launch, finger_impulse
 
     f = Flick("a", 0.0, None, 0.0, finger_speed=finger_for_launch(speed, params))
     assert finger_impulse(f, params) / params.die_mass == pytest.approx(speed, rel=1e-12)

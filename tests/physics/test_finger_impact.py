@@ -23,8 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jamsumo_sim.flick import Flick
 from jamsumo_sim.physics import flight
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.world import World
 
 HEIGHTS = (0.0, 0.25, 0.5, 0.6, 0.75, 0.9, 1.0)

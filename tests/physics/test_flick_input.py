@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.flick import Flick
+from jamsumo_sim.physics.flick import Flick
 
 
 @pytest.mark.parametrize(

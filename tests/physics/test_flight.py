@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.flick import Flick
 from jamsumo_sim.physics import flight
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.physics.snapshot import _read_off_surface
 from jamsumo_sim.world import World
 

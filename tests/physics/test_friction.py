@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from physics_helpers import run_steps
 
-from jamsumo_sim.flick import Flick
-from jamsumo_sim.friction import patch_points, patch_wrench, spin_lever
+from jamsumo_sim.physics.flick import Flick
+from jamsumo_sim.physics.friction import patch_points, patch_wrench, spin_lever
 from jamsumo_sim.world import World
 
 
@@ -167,7 +167,7 @@ def test_resting_die_on_dish_stays_put(standard_board, params, xy):
 def test_die_slides_down_a_steep_dish(params):
     """Where tan(slope) > mu_s a resting die starts to slide downhill (toward the hole); at the
     dish's rim the slope is zero (no kink), so a die there stays."""
-    from jamsumo_sim.board import load_board
+    from jamsumo_sim.physics.board import load_board
 
     board = load_board({"platforms": [], "dish_depth": 0.08, "hole_diameter": 0.0})
     w = World(board, params)

@@ -1,4 +1,4 @@
-"""Oracles for the numpy statement of the friction law (jamsumo_sim/friction.py), which the compiled
+"""Oracles for the numpy statement of the friction law (jamsumo_sim/physics/friction.py), which the compiled
 kernels are tested against: each test here checks the reference itself against physics.md s2, a
 published result or an exact identity, without going through the World.
 """
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jamsumo_sim.friction import friction_kick, patch_points, patch_wrench, spin_lever
+from jamsumo_sim.physics.friction import friction_kick, patch_points, patch_wrench, spin_lever
 
 # physics.md s2 oracles [derived]/[lit]
 SPIN_DECEL = 2.2956  # alpha a / (mu g): pure spin of a sharp cube, uniform square patch

@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from jamsumo_sim.board import load_board
+from jamsumo_sim.physics.board import load_board
 from jamsumo_sim.world import World
 
 NO_DISH = {"dish_depth": 0.0, "platforms": []}

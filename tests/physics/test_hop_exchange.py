@@ -11,10 +11,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
-from jamsumo_sim.flick import Flick
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.physics.flight import completed_exchange
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.world import World
 
 M, E = 0.0045, 0.7

@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from physics_helpers import FLAT
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.flick import Flick
-from jamsumo_sim.params import PhysicsParams
 from jamsumo_sim.physics import flight, pitch
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.flick import Flick
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.physics.snapshot import _pitch
 from jamsumo_sim.world import World
 

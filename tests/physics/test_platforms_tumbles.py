@@ -6,8 +6,14 @@ import math
 
 import pytest
 
-from jamsumo_sim.board import load_board
-from jamsumo_sim.flick import Flick, flick_tumbles, pitch_rate, pitch_tumble_rate, trip_speed
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.flick import (
+    Flick,
+    flick_tumbles,
+    pitch_rate,
+    pitch_tumble_rate,
+    trip_speed,
+)
 from jamsumo_sim.world import World
 
 BOARD = {"dish_depth": 0.0, "hole_diameter": 0.0}

@@ -10,9 +10,9 @@ import math
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
-from jamsumo_sim.flick import speed_after_trip
 from jamsumo_sim.physics import evolve, platforms, support, tumbles
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.flick import speed_after_trip
 from jamsumo_sim.world import World
 
 PLATFORM_BOARD = load_board({"dish_depth": 0.0, "hole_diameter": 0.0})

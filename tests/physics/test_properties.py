@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jamsumo_sim.flick import Flick
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.world import World
 
 

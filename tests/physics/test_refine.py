@@ -13,11 +13,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.flick import Flick
-from jamsumo_sim.params import PhysicsParams, dump_params, load_params
 from jamsumo_sim.physics import evolve
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.flick import Flick
+from jamsumo_sim.physics.params import PhysicsParams
+from jamsumo_sim.physics.params_file import dump_params, load_params
 from jamsumo_sim.world import World
 from tests.child_limits import NUMBA_COMPILE_S, cpu_limited, hang_guard
 

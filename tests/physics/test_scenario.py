@@ -13,9 +13,10 @@ import sys
 import pytest
 
 from jamsumo_sim import scenario as sc
-from jamsumo_sim.board import load_board
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.params import PhysicsParams, dump_params
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
+from jamsumo_sim.physics.params_file import dump_params
 from tests.child_limits import cpu_limited, hang_guard
 
 BASE = {
@@ -95,7 +96,7 @@ def test_trace_sampling_same_result():
 
 
 def test_standard_board_by_name_and_params_file(tmp_path):
-    params = PhysicsParams.from_board(__import__("jamsumo_sim.board").board.load_board("standard"))
+    params = PhysicsParams.from_board(load_board("standard"))
     pfile = tmp_path / "p.toml"
     dump_params(params.with_overrides({"mu_board": 0.3}), pfile, {"by": "test"})
     s = {
@@ -315,8 +316,8 @@ def test_finger_speed_flick_equals_its_impulse():
     """A flick by finger speed runs like the impulse (1 + e_f) m_eff V_f it stands for, and its
     event records the strength it was given (finger_speed, no impulse).  The push is t = 1.4 -
     pi/2 off the struck face's normal: m_eff = m / (1 + 6 (o cos t + sin t / 2)^2)."""
-    from jamsumo_sim.flick import Flick, finger_impulse
-    from jamsumo_sim.physics.flicks import off_normal
+    from jamsumo_sim.physics.flick import Flick, finger_impulse
+    from jamsumo_sim.physics.flick.apply import off_normal
 
     params = PhysicsParams.from_board(load_board("standard")).with_overrides(BASE["params"])
     flick = Flick.from_json(FINGER["flicks"][0])

@@ -22,11 +22,10 @@ import numpy as np
 import pytest
 from pymunk._chipmunk import lib as chipmunk_lib
 
-from jamsumo_sim import step_kernels
-from jamsumo_sim.board import load_board
-from jamsumo_sim.events import COLLISION
-from jamsumo_sim.params import PhysicsParams
-from jamsumo_sim.physics import compiled_steps, evolve, flight, pitch
+from jamsumo_sim.physics import compiled_steps, evolve, flight, pitch, step_kernels
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.events import COLLISION
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.world import World
 
 PARAMS = PhysicsParams.from_board(load_board("standard"))

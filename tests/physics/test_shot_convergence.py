@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from jamsumo_sim import shot_convergence as sc
-from jamsumo_sim.board import load_board
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 
 N = 200
 

@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 from physics_helpers import block_break, rest_record
 
-from jamsumo_sim import step_kernels
-from jamsumo_sim.physics import evolve, flight, pitch, view
+from jamsumo_sim.physics import evolve, flight, pitch, step_kernels, view
 from jamsumo_sim.world import World
 
 

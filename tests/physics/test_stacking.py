@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.convergence import packed_block
-from jamsumo_sim.flick import Flick
-from jamsumo_sim.physics import flight, stacking
+from jamsumo_sim.physics import flight
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.datatypes import LEAN_TILT
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.world import World
 
 
@@ -75,7 +76,7 @@ def test_a_die_coming_down_on_an_edge_leans_against_it(flat_world, params):
     res = w.run_until_rest(5.0)
     s = w.state("a")
     assert res.rested and s.on_die == "b" and s.z == 0.0 and not s.flat
-    assert s.tilt == stacking.LEAN_TILT
+    assert s.tilt == LEAN_TILT
     assert [e.data["on"] for e in res.events if e.type == "land"] == ["b"]
     # the prop is struck away: the leaning die drops flat
     w.apply_flick(Flick("b", np.pi / 2, params.die_mass * 1.0))

@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from jamsumo_sim import step_kernels as K
-from jamsumo_sim.board import load_board
-from jamsumo_sim.friction import patch_points, surface_kick
-from jamsumo_sim.params import PhysicsParams
-from jamsumo_sim.surface import Surface
+from jamsumo_sim.physics import step_kernels as K
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.friction import patch_points, surface_kick
+from jamsumo_sim.physics.params import PhysicsParams
+from jamsumo_sim.physics.surface import Surface
 from jamsumo_sim.world import World
 
 _LEGS = [

@@ -22,12 +22,11 @@ from functools import cache
 import numpy as np
 import pytest
 
-from jamsumo_sim import step_kernels
-from jamsumo_sim.board import load_board
-from jamsumo_sim.events import COLLISION
-from jamsumo_sim.flick import Flick
-from jamsumo_sim.params import PhysicsParams
-from jamsumo_sim.physics import evolve, view
+from jamsumo_sim.physics import evolve, step_kernels, view
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.events import COLLISION
+from jamsumo_sim.physics.flick import Flick
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.world import DieState, World
 
 POS_TOL = 0.002  # m

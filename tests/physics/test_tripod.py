@@ -7,9 +7,9 @@ import math
 import pytest
 from physics_helpers import run_steps
 
-from jamsumo_sim import tripod
-from jamsumo_sim.board import load_board
-from jamsumo_sim.tripod import PointLoad
+from jamsumo_sim.physics import tripod
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.tripod import PointLoad
 from jamsumo_sim.world import World
 
 

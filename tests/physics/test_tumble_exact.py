@@ -4,7 +4,7 @@ of the four rolls gives the orientation a real cube gives.
 The expected orientations come from an independent model: the reference die of the rules (opposite
 faces sum to 7; 1 up, 2 toward the viewer, 3 to the right) as integer face normals, rolled by an
 integer rotation matrix (a quarter turn about the horizontal axis across the motion), never from
-:func:`jamsumo_sim.die.tumble`'s own table.
+:func:`jamsumo_sim.physics.die.tumble`'s own table.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import math
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
-from jamsumo_sim.die import ALL_ORIENTATIONS, Orientation, tumble
-from jamsumo_sim.flick import Flick
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.die import ALL_ORIENTATIONS, Orientation, tumble
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.world import World
 
 QUARTER = math.pi / 2

@@ -13,9 +13,9 @@ from tests.child_limits import cpu_limited, hang_guard
 SCRIPT = """
 import json
 import numpy as np
-from jamsumo_sim import step_kernels as k
+from jamsumo_sim.physics import step_kernels as k
 from jamsumo_sim.physics import compiled_steps as c
-from jamsumo_sim.flick import Flick
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.world import World, warm_up
 names = ["kick", "swept_substeps", "finish_model_step", "flag_summary", "note_contacts",
          "contact_groups", "supported", "dice_near", "screen"]

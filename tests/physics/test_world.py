@@ -10,8 +10,8 @@ import pytest
 
 from jamsumo_sim.errors import IllegalAction as BaseIllegal
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.flick import Flick, launch_speed
 from jamsumo_sim.physics import view
+from jamsumo_sim.physics.flick import Flick, launch_speed
 from jamsumo_sim.world import IllegalAction, World
 
 
@@ -77,7 +77,7 @@ def test_neighbour_beside_finger_is_fair(flat_world):
 
 
 def test_flick_out_of_play_die_rejected(params):
-    from jamsumo_sim.board import load_board
+    from jamsumo_sim.physics.board import load_board
 
     w = World(load_board({"platforms": [], "dish_depth": 0.0}), params)
     w.add_die("a", 0.0, 0.0, face=4)

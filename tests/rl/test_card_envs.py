@@ -12,9 +12,11 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from card_games.envs import GAMES  # noqa: E402
+from card_games.envs import (
+    GAMES,  # noqa: E402
+    features,  # noqa: E402
+)
 from card_games.envs.catalog import catalog  # noqa: E402
-from card_games.envs.encoding import OBS_BYTES, decode, encode  # noqa: E402
 from jamsumo_sim.errors import UserError  # noqa: E402
 from jamsumo_sim.turnloop import get_game  # noqa: E402
 from jamsumo_sim.turnloop.driver import seeded_outcome  # noqa: E402
@@ -59,7 +61,7 @@ def test_every_listed_move_has_its_fixed_index_and_views_fit(game):
     g = get_game(game)
     cat = catalog(game)
     seen = set()
-    widest = 0
+    space = module(game).raw_env(players=g.min_players).observation_space("player_0")
     for variant in g.variants:
         for players in (g.min_players, g.max_players):
             for state in random_positions(game, players, variant, seed=players):
@@ -68,10 +70,8 @@ def test_every_listed_move_has_its_fixed_index_and_views_fit(game):
                     names = [a.name for a in state.legal_actions(seat)]
                     assert len(set(names)) == len(names), "names must be unique per decision"
                     seen.update(cat.action_index(a) for a in state.legal_actions(seat))
-                    widest = max(
-                        widest, int(np.count_nonzero(encode(game, state.observation(seat))))
-                    )
-    assert widest < OBS_BYTES[game] * 0.75  # room to spare over what random play reaches
+                    vector = features.encode(game, state.observation(seat), seat)
+                    assert space["observation"].contains(vector)  # fixed shape, within bounds
     assert len(seen) > 10
 
 
@@ -96,6 +96,7 @@ def test_observation_hides_what_the_seat_may_not_see(game):
         agent = env.agent_selection
         seat = env.seat_of(agent)
         before = env.observe(agent)
+        text = env.observe_text(agent)
         other = env.match.perturb_hidden(seat, rng)
         if other is not None and other.full_state() != env.match.full_state():
             real = env.state_
@@ -103,6 +104,7 @@ def test_observation_hides_what_the_seat_may_not_see(game):
             after = env.observe(agent)
             env.state_ = real
             assert np.array_equal(before["observation"], after["observation"])
+            assert env.observe_text(agent) == text
             assert np.array_equal(before["action_mask"], after["action_mask"])
             checked += 1
         mask = before["action_mask"]
@@ -115,12 +117,17 @@ def test_observation_is_the_seats_own_view(game):
     env = module(game).raw_env(players=PLAYERS[game])
     env.reset(seed=1)
     agent = env.agent_selection
-    view = decode(env.observe(agent)["observation"])
-    expected = env.match.observation(env.seat_of(agent))
-    expected.pop("log", None)
     import json
 
+    view = json.loads(env.observe_text(agent))
+    expected = env.match.observation(env.seat_of(agent))
+    expected.pop("log", None)
     assert view == json.loads(json.dumps(expected))
+    vector = env.observe(agent)["observation"]
+    assert np.array_equal(vector, features.encode(game, expected, env.seat_of(agent)))
+    fields = features.layout(game)
+    assert fields[-1].offset + fields[-1].size == vector.shape[0]
+    assert all(f.doc for f in fields) and len({f.name for f in fields}) == len(fields)
     mask = env.observe(agent)["action_mask"]
     legal = {a.name for a in env.match.legal_actions(env.seat_of(agent))}
     assert {catalog(game).names[i] for i in np.flatnonzero(mask)} == legal
@@ -173,3 +180,41 @@ def test_render_prints_the_spectators_table(capsys):
     ansi = module("jellyfish").raw_env(players=2, render_mode="ansi")
     ansi.reset(seed=0)
     assert isinstance(ansi.render(), str)
+
+
+def test_observation_fields_follow_the_seat_relatively():
+    """Per-seat fields start at the observing seat: seat 1's "hand_sizes" slot 0 is its own."""
+    env = module("the_jam").raw_env(players=2)
+    env.reset(seed=3)
+    f = {x.name: x for x in features.layout("the_jam")}["hand_sizes"]
+    for seat in (0, 1):
+        vec = env.observe(f"player_{seat}")["observation"]
+        sizes = env.match.observation(seat)["hand_sizes"]
+        assert vec[f.offset] == sizes[seat] and vec[f.offset + 1] == sizes[1 - seat]
+
+
+def test_agents_not_due_to_move_get_all_zero_masks():
+    env = module("jumblejack").raw_env(players=4)
+    env.reset(seed=2)
+    while not env.match.is_simultaneous_node():
+        agent = env.agent_selection
+        for other in env.agents:
+            if other != agent:
+                assert env.observe(other)["action_mask"].sum() == 0
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    first = env.agent_selection
+    env.step(int(np.flatnonzero(env.observe(first)["action_mask"])[0]))
+    assert env.observe(first)["action_mask"].sum() == 0  # chose already: not due any more
+
+
+def test_a_shared_win_pays_each_winner_a_kth():
+    from card_games.envs.card_env import win_shares
+
+    class Tied:
+        num_players = 3
+
+        def winners(self):
+            return [0, 2]
+
+    shares = win_shares(Tied())
+    assert shares == [0.5, 0.0, 0.5] and sum(shares) == 1.0

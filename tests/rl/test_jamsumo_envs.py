@@ -13,7 +13,6 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from jamsumo_sim.envs import jamsumo_v0  # noqa: E402
 from jamsumo_sim.envs import spaces_jamsumo as L  # noqa: E402
-from jamsumo_sim.errors import UserError  # noqa: E402
 
 
 @pytest.mark.slow
@@ -29,7 +28,7 @@ def test_mask_matches_the_games_menu_and_placement_from_hand():
     env = jamsumo_v0.raw_env(mode="jam", players=3, rounds=1)
     env.reset(seed=2)
     agent = env.agent_selection
-    mask = env.observe(agent)["choice_mask"]
+    mask = env.observe(agent)["action_mask"]
     assert np.array_equal(env.infos[agent]["action_mask"]["choice"], mask)
     # Jam starts with every die in hand: only the JAM zones are open, one index per zone
     zones = mask[L.DICE_PER_SEAT : L.DICE_PER_SEAT + len(env.zones)]
@@ -43,7 +42,7 @@ def test_mask_matches_the_games_menu_and_placement_from_hand():
 def unfair_direction(env, agent):
     """A direction (seat view) in which flicking the seat's first flickable die is refused."""
     seat = env.possible_agents.index(agent)
-    mask = env.observe(agent)["choice_mask"]
+    mask = env.observe(agent)["action_mask"]
     die = int(np.flatnonzero(mask[: L.DICE_PER_SEAT])[0])
     angles = [k * math.pi / 36 - math.pi for k in range(72)]
     refused = [
@@ -61,7 +60,7 @@ def test_an_unfair_flick_is_re_asked_with_a_penalty():
     env.reset(seed=1)
     for _ in range(2):  # both seats set up (the first canonical set-up each)
         agent = env.agent_selection
-        env.step((int(np.flatnonzero(env.observe(agent)["choice_mask"])[0]), np.zeros(4)))
+        env.step((int(np.flatnonzero(env.observe(agent)["action_mask"])[0]), np.zeros(4)))
     agent = env.agent_selection
     found = unfair_direction(env, agent)
     assert found is not None, "packed Sumo dice must have some blocked direction"
@@ -70,8 +69,9 @@ def test_an_unfair_flick_is_re_asked_with_a_penalty():
     env.step((die, np.array([direction, 2.0, 0.0, 0.5], np.float32)))
     assert env.agent_selection == agent and len(env.match.history) == before
     assert env.rewards[agent] == L.REFUSAL_PENALTY and "refused" in env.infos[agent]
-    with pytest.raises(UserError, match="not available"):
-        env.step((L.DICE_PER_SEAT + len(env.zones), np.zeros(4)))  # a set-up slot, mid-round
+    env.step((L.DICE_PER_SEAT + len(env.zones), np.zeros(4)))  # a set-up slot, mid-round
+    assert env.agent_selection == agent and len(env.match.history) == before
+    assert env.infos[agent]["refused"] == "choice not available"  # refused, not raised
 
 
 def test_rgb_array_draws_the_board_and_dice_headless():
@@ -79,7 +79,7 @@ def test_rgb_array_draws_the_board_and_dice_headless():
     env.reset(seed=1)
     empty = env.render()
     agent = env.agent_selection
-    env.step((int(np.flatnonzero(env.observe(agent)["choice_mask"])[0]), np.zeros(4)))
+    env.step((int(np.flatnonzero(env.observe(agent)["action_mask"])[0]), np.zeros(4)))
     picture = env.render()
     assert picture.shape == (480, 480, 3) and picture.dtype == np.uint8
     changed = np.any(picture != empty, axis=2)
@@ -112,3 +112,50 @@ def test_practice_env_passes_gymnasium_check_env():
     import jamsumo_sim.envs.practice as practice
 
     check_env(gymnasium.make(practice.ENV_ID).unwrapped)
+
+
+def test_obs_action_mask_drives_pettingzoos_render_test_and_benchmark(monkeypatch):
+    import importlib
+    import random
+
+    from pettingzoo.test import performance_benchmark, render_test
+
+    bench = importlib.import_module("pettingzoo.test.performance_benchmark")
+
+    render_test(lambda **kw: jamsumo_v0.env(mode="sumo", players=2, rounds=1, **kw))
+
+    class Clock:  # the benchmark stops after 5 "seconds": a clock ticking 1 s a call, so the
+        now = 0.0  # test never depends on the machine's speed
+
+        def time(self):
+            self.now += 1.0
+            return self.now
+
+    monkeypatch.setattr(bench, "time", Clock())
+    random.seed(0)
+    performance_benchmark(jamsumo_v0.env(mode="sumo", players=2, rounds=1))
+
+
+def test_a_policy_of_refused_moves_is_truncated():
+    env = jamsumo_v0.raw_env(mode="sumo", players=2, rounds=1, max_cycles=3)
+    env.reset(seed=0)
+    assert jamsumo_v0.raw_env(mode="sumo", players=2).max_cycles > 100  # a cap by default
+    steps = 0
+    before = len(env.match.history)
+    while not any(env.truncations.values()):
+        agent = env.agent_selection
+        closed = int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0])
+        env.step(closed)  # a bare integer: the choice, with the default flick
+        steps += 1
+        assert steps <= 6
+    assert steps == 6 and len(env.match.history) == before  # nothing moved, every step counted
+
+
+def test_practice_env_truncates_a_policy_of_refused_moves():
+    gymnasium = pytest.importorskip("gymnasium")
+    import jamsumo_sim.envs.practice as practice
+
+    env = gymnasium.make(practice.ENV_ID, max_flicks=4)
+    env.reset(seed=0)
+    ends = [env.step({"choice": 0, "flick": np.zeros(4)})[3] for _ in range(4)]
+    assert ends == [False, False, False, True]

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from jamsumo_sim.board import load_board
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
 from jamsumo_sim.physics.datatypes import IllegalAction
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.sweep.batch import Shot
 from jamsumo_sim.sweep.spec import SHOOTER_ID
 from jamsumo_sim.world import World

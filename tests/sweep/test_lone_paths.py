@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
-from jamsumo_sim.params import PhysicsParams
 from jamsumo_sim.physics import flight
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.sweep import lone_kernel
 from jamsumo_sim.sweep.batch import ILLEGAL_CODE, Shot, ShotRunner
 

@@ -1,12 +1,12 @@
-"""The aim hint shows the hand's spread at --table (an ellipse at the predicted rest point and a
-fan of directions), nothing extra at --practice; a human's shot animates the executed flick."""
+"""The aim hint shows the hand's spread at --table (drawn executions stepped through the physics),
+nothing extra at --practice; a human's shot animates the executed flick."""
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
-import pygame
+import numpy as np
 
 from jamsumo_sim.ui import aim_spread
 from jamsumo_sim.ui.app import App
@@ -25,45 +25,71 @@ def make_app(level: str) -> App:
     return app
 
 
-def test_spread_is_drawn_at_table_and_not_at_practice(tmp_path):
+def test_the_spread_is_executions_stepped_through_the_physics_at_table_only(tmp_path):
+    """Issue #35: one answer to "where will it stop": at --table the spread is drawn executions of
+    the aimed flick stepped through the match's own physics (the same as the real shot given that
+    error), nothing at --practice; the draws are seeded (the same cloud for the same aim)."""
+    from jamsumo_sim import noise
+
     for level in ("table", "practice"):
         app = make_app(level)
         session = app.session
+        seat = session.to_move()
         p = session.params
-        die = DieSpot("red1", -0.05, -0.12, 0.0, p.die_size)
-        from jamsumo_sim.ui.gesture import flick_from_drag
-
-        params = flick_from_drag(
-            die,
-            (die.x, die.y),
-            (die.x, die.y - 0.04),
-            0.5,
-            app.gesture,
-            p.max_launch_speed,
-            p.die_mass,
-            physics=p,
+        st = (
+            next(s for s in session.world().states() if s.id in session.flickable(seat))
+            if (session.flickable(seat))
+            else None
         )
-        view = app.view()
-        app.screen.fill((0, 0, 0))
-        before = pygame.surfarray.array3d(app.screen).copy()
-        spread = aim_spread.draw(app.screen, view, app.theme, session, die, params)
-        after = pygame.surfarray.array3d(app.screen)
-        changed = int((before != after).any(axis=2).sum())
+        from jamsumo_sim.ui.gesture import flick_from_drag
+        from jamsumo_sim.ui.session import Placement
+        from jamsumo_sim.ui.tray import zone_at
+
+        zone = session.board.platforms[0]
+        die_id = session.hand(seat)[0] if st is None else st.id
+        x, y = (zone.x, zone.y) if st is None else (st.x, st.y)
+        placement = Placement(die_id, zone.name, x, y, 0.0) if st is None else None
+        assert zone_at(session.board, x, y) is not None or st is not None
+        die = DieSpot(die_id, x, y, 0.0, p.die_size)
+        toward = math.atan2(-y, -x)
+        back = (x - 0.04 * math.cos(toward), y - 0.04 * math.sin(toward))
+        params = flick_from_drag(
+            die, (x, y), back, 0.5, app.gesture, p.max_launch_speed, p.die_mass, physics=p
+        )
+        action = session.make_action(seat, params, placement)
+        assert session.why_illegal(seat, action) is None
+        points = aim_spread.sample_rests(session, action, die_id, 6)
         if level == "practice":
-            assert spread is None and changed == 0
+            assert points == []
             continue
-        assert spread is not None and spread.major > 0 and spread.minor > 0
-        # the predicted point lies along the push (+y here), at the free-slide reach
-        assert abs(spread.x - die.x) < 1e-9 and spread.y > die.y
-        # the ellipse's long axis is along the push (speed spread), its width the aim spread
-        assert abs(math.sin(spread.angle)) > 0.99
-        assert changed > 100
-        cx, cy = px(view.to_screen(spread.x, spread.y))
-        assert tuple(app.screen.get_at((cx, cy)))[:3] == app.theme.colour("aim")
+        assert len(points) == 6
+        assert points == aim_spread.sample_rests(session, action, die_id, 6)  # seeded
+        # each point is the real shot with that error: the match's own preview, run to rest
+        rng = np.random.default_rng(aim_spread.SEED)
+        execution = noise.as_action(noise.draw(session.state.noise, rng))
+        world = session.state.preview(action, execution)
+        world.run_until_rest(session.state.shot_time)
+        first = world.state(die_id)
+        assert (points[0].x, points[0].y, points[0].status) == (first.x, first.y, first.status)
+        assert len({(q.x, q.y) for q in points}) > 1  # a spread, not one point
+        # drawn in the window while aiming (after the cache's interval)
+        from jamsumo_sim.ui.aiming import Aim
+
+        app.aim = Aim(die, (x, y), back, placement)
+        for _ in range(20):
+            app.frame(DT)
+        assert app.spreads.value and app.spreads.key == (params, placement)
+        view = app.view()
+        c = px(view.to_screen(app.spreads.value[0].x, app.spreads.value[0].y))
+        ring = max(3, round(view.length(p.die_size) * 0.25))
+        near = [
+            tuple(app.screen.get_at((c[0] + dx, c[1] + dy)))[:3]
+            for dx in range(-ring - 1, ring + 2)
+            for dy in range(-ring - 1, ring + 2)
+        ]
+        assert app.theme.colour("aim") in near
         Path(SHOTS).mkdir(exist_ok=True)
-        app.draw()
-        aim_spread.draw(app.screen, view, app.theme, session, die, params)
-        pygame.image.save(app.screen, str(Path(SHOTS) / "aim-spread.png"))
+        app.screenshot(str(Path(SHOTS) / "aim-spread.png"))
 
 
 def test_a_table_flick_animates_and_commits_the_executed_shot():

@@ -98,6 +98,9 @@ def test_ctrl_c_while_playing_saves_the_match_and_says_where(monkeypatch, capsys
         real_frame(self, dt)
 
     monkeypatch.setattr(App, "frame", frame_then_ctrl_c)
+    # a window that never idles (an idle one sleeps in pygame.event.wait until an event, and a
+    # real Ctrl-C interrupts that within its timeout): the frames keep coming to be interrupted
+    monkeypatch.setattr(App, "idle", lambda self: False)
     argv = ["play", "--mode", "sumo", "--seats", "human,human", "--size", "1024x640", "--seed", "0"]
     assert main(argv) == 130
     err = capsys.readouterr().err

@@ -38,7 +38,7 @@ def test_screenshot_shows_the_board(tmp_path):
     assert code == 0
     assert out.stat().st_size > 10_000
     img = pygame.image.load(str(out))
-    from jamsumo_sim.board import load_board
+    from jamsumo_sim.physics.board import load_board
     from jamsumo_sim.ui.view import View, make_layout
 
     board = load_board("standard")

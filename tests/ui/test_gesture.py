@@ -71,7 +71,7 @@ def test_offset_from_the_press_point_along_the_struck_face():
 
 
 def test_offset_sign_matches_the_physics_contact_point():
-    from jamsumo_sim.flick import Flick, contact_point
+    from jamsumo_sim.physics.flick import Flick, contact_point
 
     f = flick_from_drag(die(angle=0.3), (0.002, 0.003), (-0.04, -0.02), 0.5, S, VMAX, MASS)
     cx, cy = contact_point(Flick("red1", f.direction, f.impulse, f.offset), 0.0, 0.0, 0.3, A)
@@ -90,7 +90,7 @@ def test_struck_face_is_the_rear_face():
 
 
 def test_struck_face_agrees_with_physics():
-    from jamsumo_sim.flick import struck_side
+    from jamsumo_sim.physics.flick import struck_side
 
     for ang in (0.0, 0.4, 1.2, -2.0):
         for d in (0.1, 1.7, 3.0, -1.0):

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
+from jamsumo_sim.physics.board import load_board
 from jamsumo_sim.ui.draw_board import wood_pixels
 from jamsumo_sim.ui.theme import load_theme
 from jamsumo_sim.ui.view import View

@@ -130,3 +130,65 @@ def test_refusals_are_text_and_nothing_is_set_up(tmp_path):
     # Esc goes back to choosing the corner
     key(app, pygame.K_ESCAPE)
     assert app.setup_mode.corner is None
+
+
+def test_the_wheel_and_brackets_turn_a_die_at_set_up_and_the_turn_is_recorded(tmp_path):
+    """Issue #35: a die is turned while placing (wheel over it, or [ ] for the last one touched),
+    the turn shows beside it, and the set-up action the rules get carries it."""
+    import math
+
+    from jamsumo_sim.rules.setup import read_setup
+
+    app = make_app(["human", "human"])
+    session = app.session
+    frames_until(app, lambda: session.setting_up() is not None)
+    seat = session.setting_up()
+    view = app.view()
+    corner = session.free_corners()[0]
+    area = session.board.sumo_area(corner)
+    click(app, px(view.to_screen(area.x, area.y)))
+    mode = app.setup_mode
+    assert mode.corner == corner
+    # point at die 2 and roll the wheel up three notches: 15° anticlockwise
+    die = mode.poses[1]
+    at = px(view.to_screen(die.x, die.y))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=at, rel=(0, 0), buttons=(0, 0, 0)))
+    for _ in range(3):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    app.frame(DT)
+    assert abs(mode.poses[1].angle - die.angle - math.radians(15)) < 1e-9
+    assert abs(mode.turn_shown(app, seat, 1) - 15) < 1e-6
+    assert "turned +15°" in app.message
+    # click die 4 (selects it), then ] twice: 10° clockwise
+    d4 = mode.poses[3]
+    click(app, px(view.to_screen(d4.x, d4.y)))
+    assert mode.selected == 3
+    key(app, pygame.K_RIGHTBRACKET)
+    key(app, pygame.K_RIGHTBRACKET)
+    assert abs(mode.poses[3].angle - d4.angle + math.radians(10)) < 1e-9
+    app.frame(DT)
+    shot = tmp_path / "setup-turned.png"
+    app.screenshot(str(shot))
+    app.screenshot(f"{SHOTS}/setup-turned.png")
+    assert mode.problem is None, mode.problem
+    key(app, pygame.K_RETURN)
+    frames_until(app, lambda: session.setting_up() != seat)
+    recorded = next(
+        e["action"]
+        for e in reversed(session.state.history)
+        if "corner" in e.get("action", {}).get("args", {})
+    )
+    from jamsumo_sim.turnloop import Action
+
+    spec = read_setup(Action.from_json(recorded))
+    turns = [math.degrees(math.remainder(d.angle, math.pi / 2)) for d in spec.dice]
+    assert abs(turns[1] - 15) < 1e-6 and abs(turns[3] + 10) < 1e-6
+    assert all(abs(t) < 1e-6 for k, t in enumerate(turns) if k not in (1, 3))
+    # the world has the dice turned as placed
+    world = {st.id: st for st in session.world().states()}
+    from jamsumo_sim.rules.seats import die_ids
+
+    ids = die_ids(seat)
+    assert (
+        abs(math.remainder(world[ids[1]].angle - die.angle - math.radians(15), 2 * math.pi)) < 1e-6
+    )

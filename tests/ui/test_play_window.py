@@ -133,7 +133,7 @@ def test_placing_from_the_tray_and_flicking_is_one_action():
     slot = app.hand_slots(seat)[0]
     board = app.session.board
     side = app.session.view_side(seat)
-    from jamsumo_sim.board import from_seat
+    from jamsumo_sim.physics.board import from_seat
 
     zone = min(
         board.platforms,
@@ -326,7 +326,7 @@ def test_the_board_turns_smoothly_and_input_waits_for_it():
 
 
 def test_p_passes_only_when_no_fair_flick_exists(monkeypatch):
-    from jamsumo_sim.rules.flicks import PASS
+    from jamsumo_sim.rules.flick_actions import PASS
 
     app = make_app("sumo")
     seat = app.session.to_move()
@@ -341,8 +341,8 @@ def test_p_passes_only_when_no_fair_flick_exists(monkeypatch):
 
 
 def test_sandbox_free_play_flicks_any_die():
-    from jamsumo_sim.board import load_board
-    from jamsumo_sim.params import PhysicsParams
+    from jamsumo_sim.physics.board import load_board
+    from jamsumo_sim.physics.params import PhysicsParams
     from jamsumo_sim.ui.session import SandboxSession
 
     board = load_board("standard")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from jamsumo_sim.events import Event
-from jamsumo_sim.flick import Flick
+from jamsumo_sim.physics.events import Event
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.ui.app import Aim, App
 from jamsumo_sim.ui.die_marks import named_dice
 from jamsumo_sim.ui.draw_dice import DieLook, draw_die
@@ -28,8 +28,8 @@ SHOTS = Path(os.environ.get("JAMSUMO_UI_SHOTS", tempfile.gettempdir())) / "jamsu
 
 
 def sandbox(seats: int = 4) -> SandboxSession:
-    from jamsumo_sim.board import load_board
-    from jamsumo_sim.params import PhysicsParams
+    from jamsumo_sim.physics.board import load_board
+    from jamsumo_sim.physics.params import PhysicsParams
 
     board = load_board("standard")
     return SandboxSession(board, PhysicsParams.from_board(board), seats=seats)
@@ -168,8 +168,8 @@ class BotSandbox(SandboxSession):
 
 
 def _board_params():
-    from jamsumo_sim.board import load_board
-    from jamsumo_sim.params import PhysicsParams
+    from jamsumo_sim.physics.board import load_board
+    from jamsumo_sim.physics.params import PhysicsParams
 
     board = load_board("standard")
     return board, PhysicsParams.from_board(board)

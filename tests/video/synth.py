@@ -10,9 +10,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from jamsumo_sim.board import BoardSpec
 from jamsumo_sim.calibration.world_sim import WorldSimulator
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import BoardSpec
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.video.camera import Intrinsics, Pose, pinhole
 from jamsumo_sim.video.markers import dictionary
 

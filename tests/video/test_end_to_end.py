@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.calibration.model import with_fitted
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 from tests.child_limits import cpu_limited, hang_guard
 
 from .synth import Camera, Renderer, random_shots, write_video

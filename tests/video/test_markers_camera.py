@@ -9,8 +9,8 @@ import subprocess
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.physics.board import load_board
 from jamsumo_sim.video.camera import calibrate_checkerboard, estimate_from_markers, pinhole
 from jamsumo_sim.video.cvload import cv2
 from jamsumo_sim.video.markers import MarkerDetector, dictionary, marker_corners

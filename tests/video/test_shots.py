@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.calibration.data import COLLISION, REST, TRAJECTORY, load_data, write_csv
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.video.shots import cut_shots, rows
 from jamsumo_sim.video.track import DieTrack, Tracking
 

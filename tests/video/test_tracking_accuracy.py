@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from jamsumo_sim.board import load_board
 from jamsumo_sim.calibration.model import with_fitted
-from jamsumo_sim.params import PhysicsParams
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.video.colours import load_colours
 from jamsumo_sim.video.markers import MarkerDetector
 from jamsumo_sim.video.track import track

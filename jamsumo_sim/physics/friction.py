@@ -20,10 +20,10 @@ kick first), so a constant deceleration gives the exact stop distance v0^2/(2 mu
 Air drag -c |v| v (``air_drag`` c = rho C_d a^2 / (2 m), physics.md s8.7) acts in the same kick as a
 trapezoidal step (mid-step speed from a predictor: second order like the leapfrog kick); it may stop
 a die within a step but never reverses or speeds it (for any speed); the normal
-force N the caller passes carries the bowl's v^2 term (:meth:`jamsumo_sim.surface.Surface.accel_and_normal`).
+force N the caller passes carries the bowl's v^2 term (:meth:`jamsumo_sim.physics.surface.Surface.accel_and_normal`).
 
 These numpy functions state the laws; the World runs the same laws compiled
-(:mod:`jamsumo_sim.step_kernels`), and ``tests/physics/test_step_kernels.py`` checks the two agree.
+(:mod:`jamsumo_sim.physics.step_kernels`), and ``tests/physics/test_step_kernels.py`` checks the two agree.
 """
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def _kinetic(v, w, theta, accel, normal, h, mass, inertia, mu_k, points, drag=0.
 
 
 def surface_kick(surface, pos, v, w, theta, on_dish, h, **kw):
-    """:func:`friction_kick` on ``surface`` (:class:`~jamsumo_sim.surface.Surface`) with the bowl's
+    """:func:`friction_kick` on ``surface`` (:class:`~jamsumo_sim.physics.surface.Surface`) with the bowl's
     v^2 normal force taken at the mid-step velocity, as the compiled kernel does: the midpoint is
     predicted by half a step of the slope force and of sliding friction mu_k N(v) / m along -v
     (never reversing), then one kick with N from it (second order, as the leapfrog kick is).

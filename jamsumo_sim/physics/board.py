@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import UserError
-from .fileio import decode_utf8, parse_toml, read_toml
+from ..errors import UserError
+from ..fileio import decode_utf8, parse_toml, read_toml
+from ..resources import asset
 from .params import PhysicsParams, Range
-from .resources import asset
 
 SEAT_COUNT = 4
 

@@ -1,6 +1,6 @@
 """Compiled per-step kernels of the World (numba): the friction kick and the after-step screening.
 
-The model's laws are the ones :mod:`jamsumo_sim.friction` and :mod:`jamsumo_sim.surface` state (and
+The model's laws are the ones :mod:`jamsumo_sim.physics.friction` and :mod:`jamsumo_sim.physics.surface` state (and
 keep as vectorised numpy references; ``tests/physics/test_step_kernels.py`` checks these kernels
 against them).  Why compiled: with 24 moving dice the patch quadrature is 24 x 36 slip directions per
 step, and as numpy calls the step cost ~25x a bare pymunk step; one compiled pass over the dice costs
@@ -13,7 +13,7 @@ Determinism: compiled without fast-math, so every sum runs in source order and n
 fused or reordered: the same inputs give bit-identical outputs on a given machine and library
 build, as numpy did.  ``cache=True`` keeps the machine code in the user's cache folder (first use
 compiles these and physics/compiled_steps.py's loop, ~15 s of CPU once, ~1 s to load after;
-:mod:`jamsumo_sim.kernel_cache` says where and why not beside the module).
+:mod:`jamsumo_sim.physics.kernel_cache` says where and why not beside the module).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def step_params(
     """The kernels' parameters as one float vector (one argument: cheaper to pass than nineteen).
 
     ``c_slope``, ``c_radial``, ``inv_span``, ``r_dish``: the dish profile
-    (:class:`~jamsumo_sim.surface.Surface`: u = (r_dish^2 - r^2) inv_span, h'/r = c_slope u^2,
+    (:class:`~jamsumo_sim.physics.surface.Surface`: u = (r_dish^2 - r^2) inv_span, h'/r = c_slope u^2,
     radial Hessian part -c_radial u); ``air_drag`` c (1/m) of the drag -c |v| v;
     ``statics_hold`` says no spot is steeper than the static friction angle, so dice at rest stay;
     ``half`` is half the board's side, ``hole_r`` the hole's radius.

@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import flight, pitch, view
+from ..datatypes import ON_BOARD, DieRecord, IllegalAction
 from ..events import FLICK, Event
-from ..flick import (
+from .laws import (
     STRENGTHS,
     Flick,
     contact_point,
@@ -20,15 +22,13 @@ from ..flick import (
     strike,
     struck_side,
 )
-from . import flight, pitch, view
-from .datatypes import ON_BOARD, DieRecord, IllegalAction
 
 if TYPE_CHECKING:
     from ..params import PhysicsParams
-    from .world import World
+    from ..state import WorldState
 
 
-def check_flick(w: World, flick: Flick) -> str | None:
+def check_flick(w: WorldState, flick: Flick) -> str | None:
     """Why ``flick`` is not a fair flick, or None if it is."""
     p = w.params
     d = w._dice.get(flick.die)
@@ -60,7 +60,7 @@ def check_flick(w: World, flick: Flick) -> str | None:
     return None
 
 
-def finger_hits_other(w: World, flick: Flick, d: DieRecord) -> str | None:
+def finger_hits_other(w: WorldState, flick: Flick, d: DieRecord) -> str | None:
     """Another die inside the finger's rectangle behind the struck face (touching it counts)."""
     p = w.params
     x, y = d.body.position
@@ -131,7 +131,7 @@ def launch(
     return j * dx / p.die_mass, j * dy / p.die_mass, (rx * dy - ry * dx) * j / inertia, s.pitch
 
 
-def apply_flick(w: World, flick: Flick) -> None:
+def apply_flick(w: WorldState, flick: Flick) -> None:
     """Strike a die: the finger's impulse J along ``direction`` (given, or from its speed), at the
     pad's lever on the struck face; its part along the face is at most mu_finger times its normal
     part (beyond, the pad slips and only that much is delivered); scaled down if the die would hold

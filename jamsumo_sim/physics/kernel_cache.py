@@ -22,12 +22,12 @@ import os
 import sys
 from pathlib import Path
 
-from . import compile_notice
+from .. import compile_notice
 
 ENV_VAR = "NUMBA_CACHE_DIR"
 # the files compiled kernels come from (and the constants they freeze: physics/space.py's bands)
 KERNEL_SOURCES = (
-    "step_kernels.py",
+    "physics/step_kernels.py",
     "physics/compiled_steps.py",
     "physics/space.py",
     "sweep/lone_kernel.py",
@@ -37,7 +37,7 @@ KERNEL_SOURCES = (
 def source_key() -> str:
     """``kernels-`` and a hash of :data:`KERNEL_SOURCES`' contents."""
     h = hashlib.sha256()
-    root = Path(__file__).parent
+    root = Path(__file__).parent.parent  # the package folder: KERNEL_SOURCES are relative to it
     for rel in KERNEL_SOURCES:
         try:
             h.update((root / rel).read_bytes())

@@ -1,0 +1,62 @@
+"""Closed-form laws of a die on one of its edges (physics.md s4): the pitch a blow above mid-height
+starts, the pitch rate that tumbles a die forward, and tripping over a step (the speed that tips a
+die over an edge, the speed it keeps).  Plain functions of the parameters: the flick's laws
+(:mod:`.flick.laws`) and the step modules (:mod:`.pitch`, :mod:`.contacts`, :mod:`.platforms`,
+:mod:`.support`) share them."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .params import PhysicsParams
+
+
+def strike_pitch_rate(dv: float, b: float, params: PhysicsParams) -> float:
+    """Forward pitch rate of a die whose speed jumps by ``dv`` from a blow ``b`` metres above its
+    base (a finger, or another die standing on a different level); 0 at or below mid-height."""
+    a = params.die_size
+    if b <= a / 2:
+        return 0.0
+    return dv * (b - a / 2) / (a * a * (1 / 6 + (1 - params.mu_board) / 4))
+
+
+def pitch_tumble_rate(params: PhysicsParams) -> float:
+    """Pitch rate above which a struck die tumbles forward: its energy about the leading edge,
+    1/2 (2/3 m a^2) w^2, exceeds the tip energy m g a (sqrt2 - 1)/2, so w^2 = 3 g (sqrt2 - 1) / (2 a)
+    [derived] (physics/pitch.py; 19.5 rad/s for 16 mm; model 0.3 used the inertia about the
+    base's centre, 24.7 rad/s)."""
+    return math.sqrt(3 * params.gravity * (math.sqrt(2) - 1) / (2 * params.die_size))
+
+
+def trip_speed(step: float, params: PhysicsParams) -> float:
+    """Speed (m/s) above which a die sliding into an edge ``step`` metres above its base tumbles over it.
+
+    Angular momentum about the edge is conserved at impact, w = v h / k^2 with h = a/2 - step the CoM's
+    height above the edge and k^2 = a^2/6 + (a/2)^2 + h^2; the die tips over when that rotation lifts its
+    CoM over the edge, (1/2) k^2 w^2 >= g (d - h), d = sqrt((a/2)^2 + h^2) (physics.md s4: 0.42 m/s at
+    step 0, 0.56 at 2 mm, 0.86 at 4 mm for a 16 mm die).  Infinite for steps at or above mid-height.
+    """
+    a = params.die_size
+    h = a / 2 - step
+    if h <= 0:
+        return math.inf
+    k2 = a * a / 6 + (a / 2) ** 2 + h * h
+    d = math.sqrt((a / 2) ** 2 + h * h)
+    return math.sqrt(2 * params.gravity * (d - h) * k2) / h
+
+
+def speed_after_trip(v: float, step: float, params: PhysicsParams) -> float:
+    """Speed after tumbling over an edge ``step`` above the base (energy after the edge impact, minus the
+    lift, times ``tumble_energy_retained`` for the landing on the next face); 0 if it cannot."""
+    a = params.die_size
+    h = a / 2 - step
+    if h <= 0:
+        return 0.0
+    k2 = a * a / 6 + (a / 2) ** 2 + h * h
+    e_rot = 0.5 * v * v * h * h / k2  # per unit mass, just after the impact
+    left = e_rot - params.gravity * step
+    if left <= 0:
+        return 0.0
+    return math.sqrt(2 * params.tumble_energy_retained * left)

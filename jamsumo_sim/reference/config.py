@@ -1,0 +1,98 @@
+"""The reference's numerical settings, read from assets/reference.toml (no literals in code)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from ..errors import UserError
+from ..fileio import parse_toml
+from ..resources import read_asset_text
+
+SHAPES = ("pad", "point")
+
+
+@dataclass(frozen=True)
+class StepConfig:
+    dt: float
+    max_time: float
+    rest_speed: float
+    rest_spin: float
+    rest_hold: float
+
+
+@dataclass(frozen=True)
+class ContactConfig:
+    grid: int
+    edge_points: int
+    edge_angles: int
+    point_radius: float
+    timeconst: float
+    impedance: float
+    slip_floor: float
+    torsion_radius: float
+    finger_mass: float
+
+
+@dataclass(frozen=True)
+class FingerConfig:
+    shape: str
+    pad_width: float
+    pad_height: float
+    pad_thickness: float
+    point_radius: float
+    gap: float
+    release: float
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    hfield_cell: float
+    hfield_depth: float
+    slab: float
+
+
+@dataclass(frozen=True)
+class ReferenceConfig:
+    step: StepConfig
+    contacts: ContactConfig
+    finger: FingerConfig
+    board: BoardConfig
+
+    def with_dt(self, dt: float) -> ReferenceConfig:
+        return replace(self, step=replace(self.step, dt=float(dt)))
+
+    def with_finger(self, shape: str) -> ReferenceConfig:
+        if shape not in SHAPES:
+            raise UserError(f"finger shape must be one of {', '.join(SHAPES)}, got {shape!r}")
+        return replace(self, finger=replace(self.finger, shape=shape))
+
+
+def _table(raw: dict[str, Any], name: str, cls: type) -> Any:
+    table = raw.get(name)
+    if not isinstance(table, dict):
+        raise UserError(f"reference.toml lacks the [{name}] table")
+    vals = {}
+    for f in fields(cls):
+        if f.name not in table:
+            raise UserError(f"reference.toml [{name}] lacks {f.name!r}")
+        v = table[f.name]
+        if f.type == "str":
+            vals[f.name] = str(v)
+        elif f.type == "int":
+            vals[f.name] = int(v)
+        else:
+            vals[f.name] = float(v)
+    return cls(**vals)
+
+
+def load_config(text: str | None = None) -> ReferenceConfig:
+    """The settings from ``text`` (TOML) or the packaged assets/reference.toml."""
+    raw = parse_toml(text if text is not None else read_asset_text("reference.toml"), "reference")
+    cfg = ReferenceConfig(
+        step=_table(raw, "step", StepConfig),
+        contacts=_table(raw, "contacts", ContactConfig),
+        finger=_table(raw, "finger", FingerConfig),
+        board=_table(raw, "board", BoardConfig),
+    )
+    return cfg.with_finger(cfg.finger.shape)
