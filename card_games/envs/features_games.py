@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from card_games.envs.features import Builder, Encoder
+from card_games.envs.feature_builder import Builder, Encoder
 
 
 # -- Jellyfish -----------------------------------------------------------------------------------
