@@ -105,7 +105,9 @@ def collisions(sim, params, rng, n=20):
     b = rng.uniform(-0.6, 0.6, n) * a  # impact parameter
     sx = T[:, 0] - ux * gap - uy * b
     sy = T[:, 1] - uy * gap + ux * b
-    v = rng.uniform(0.8, 1.5, n)
+    # below the edge-on-edge hop's speed (the struck die leaves slower than hop_speed): a hop is
+    # chance, not mu_die or e, and would only blur their fit
+    v = rng.uniform(0.6, 1.2, n)
     S = np.stack(
         [sx, sy, rng.uniform(0, math.pi / 2, n), v * ux, v * uy, rng.uniform(-20, 20, n)], axis=1
     )

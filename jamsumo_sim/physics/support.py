@@ -166,16 +166,23 @@ def hole_logic(w: WorldState, d: DieRecord, i: int, over_hole: bool) -> bool:
         return False
     # the die meets the far rim (or lands back on its support), an edge `step` above its base:
     # its drop plus how far the far rim lies above the near one (physics.md s8.7: a tilt)
-    step = max(0.0, depth + w._surface.rim_step(x, y, vx, vy, w.board.hole_radius))
+    rise = w._surface.rim_step(x, y, vx, vy, w.board.hole_radius)
+    step = max(0.0, depth + rise)
+    # the rise is paid from its motion, and so is the dish's rise under its centre over the step
+    # (a die falling over the hole feels no slope force, yet its base is the dish's height less
+    # the fall: without it a fast skim up the bowl's side made a few nJ)
+    surf = w._surface
+    dish = float(surf.height(x, y)) - float(surf.height(x - vx * p.step, y - vy * p.step))
+    step_paid = step + max(0.0, dish)
     b = d.body
-    if step <= p.die_edge_radius and v * v >= 2 * p.gravity * step:
+    if step <= p.die_edge_radius and v * v >= 2 * p.gravity * step_paid:
         # back up the drop on its rounded edge, paid from its motion (too slow: it cannot rise)
-        v_out = math.sqrt(max(0.0, v * v - 2 * p.gravity * step))
+        v_out = math.sqrt(max(0.0, v * v - 2 * p.gravity * step_paid))
         # at the far rim it slides up on its rounded edge, held by the rim until clear of the hole
         d.riding = rim
         tumbled = False
     elif v >= trip_speed(step, p):
-        v_out = speed_after_trip(v, step, p)
+        v_out = speed_after_trip(v, step_paid, p)
         stop, hit = rim_jump(w, d, x, y, (p.die_size * vx / v, p.die_size * vy / v))
         if stop is None:
             # blocked before its centre is past the rim: it cannot tumble over; it strikes what

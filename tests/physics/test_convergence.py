@@ -51,7 +51,7 @@ EXPECTED: dict[str, bool] = {
     "centred": True,
     "hard_spin": False,  # off-board TV 0.070 (bound 0.055), on-die 0.045 (bound 0.032)
     "high": False,  # displacement +1.9 %, time to rest +6.6 % (a near-deterministic break: KS)
-    "scattered": False,  # time to rest -5.3 % (limit 5 %)
+    "scattered": True,  # narrowly: time to rest -4.8 % (limit 5 %)
 }
 
 
