@@ -8,6 +8,7 @@ import math
 import os
 import threading
 import time
+from dataclasses import replace
 
 import pygame
 import pytest
@@ -17,6 +18,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from jamsumo_sim.net.client import JoinOptions, own_result  # noqa: E402
 from jamsumo_sim.net.host import Host, HostOptions  # noqa: E402
+from jamsumo_sim.net.limits import net_limits  # noqa: E402
 from jamsumo_sim.physics.board import from_seat  # noqa: E402
 from jamsumo_sim.turnloop import get_game  # noqa: E402
 from tests.child_limits import HANG_GUARD_S, cpu_deadline  # noqa: E402
@@ -51,7 +53,15 @@ class HostThread:
             agents,
             lambda seat: bot(game, seat),
             lambda s: result_of(s, seats),
-            HostOptions(port=0, linger=2.0),
+            # wall-time limits far beyond a loaded machine's pauses (the window's first flick
+            # compiles the physics kernels): only the hang guard may end this test
+            HostOptions(
+                port=0,
+                linger=HANG_GUARD_S,
+                limits=replace(
+                    net_limits(), handshake_timeout_s=HANG_GUARD_S, hello_timeout_s=HANG_GUARD_S
+                ),
+            ),
             say=lambda text: None,
         )
         self.result: dict | None = None
