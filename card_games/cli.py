@@ -13,6 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from card_games.registry import CARD_GAMES, resolve
+from card_games.terminal.closing import (
+    TerminalClosed,
+    signals_held,
+    stop_on_closing_signals,
+    unfinished_save,
+)
 from card_games.terminal.display import TableDisplay, builder
 from card_games.terminal.table import look_for
 from card_games.wording import result_line
@@ -98,7 +104,10 @@ def default_save_path(game: Game) -> Path:
 
 
 def say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except OSError:  # the terminal is gone (SIGHUP): the save matters, not the line
+        pass
 
 
 def save_somewhere(
@@ -108,7 +117,8 @@ def save_somewhere(
     errors: list[UserError] = []
     for target in dict.fromkeys(targets):  # in order, each once
         try:
-            save_record(target, state, names)
+            with signals_held():  # a closing terminal waits for the save to be whole
+                save_record(target, state, names)
         except UserError as exc:  # fileio names the file and the reason in one line
             errors.append(exc)
             continue
@@ -164,8 +174,16 @@ def run_match(
     humans = any(a.is_human for a in agents)
     names = seat_names(agents)
     save_to = record if record is not None else default_save_path(game)
+    # with a person at the table the match is saved after every move: closing the terminal
+    # (SIGHUP) or SIGTERM at any point loses nothing (bots alone are not slowed by it)
+    autosaved: list[Path] = []
 
     def on_event(event: MatchEvent) -> None:
+        if humans:  # the last move too: a finished game is never offered for resuming
+            where, errors = save_somewhere(event.state, names, [save_to])
+            if where is None and not autosaved:  # said once; `save`/`quit` still try elsewhere
+                say(f"Could not autosave: {errors[-1]}")
+            autosaved[:] = [where] if where is not None else []
         if as_json:
             return
         if humans:  # people see each event once, in the table at their next prompt
@@ -175,15 +193,26 @@ def run_match(
             if entry.visible_to(None):  # the shared screen shows public lines only
                 print(f"  {entry.text}")
 
-    result = play(
-        game,
-        agents,
-        seed=seed,
-        params=params,
-        state=state,
-        on_event=None if as_json else on_event,  # --json prints no events: don't build them
-        on_save=make_on_save(game, names, save_to),
-    )
+    with stop_on_closing_signals() as closing:
+        try:
+            result = play(
+                game,
+                agents,
+                seed=seed,
+                params=params,
+                state=state,
+                # --json prints no events: don't build them (unless autosaving for a person)
+                on_event=on_event if humans or not as_json else None,
+                on_save=make_on_save(game, names, save_to),
+            )
+        except TerminalClosed:  # between moves (the driver saves within one): the autosave has it
+            kept = f"; the game was saved to {autosaved[0]}" if autosaved else ""
+            resume = f". Resume with: card-games resume {autosaved[0]}" if autosaved else ""
+            say(f"card-games: stopped by {closing.name}{kept}{resume}")
+            return closing.exit_code
+    if closing.signum is not None:  # the driver saved the match and said where
+        say(f"card-games: stopped by {closing.name}")
+        return closing.exit_code
     if record is not None and result.finished:
         where, errors = save_somewhere(result.state, names, [record, default_save_path(game)])
         if errors:  # the game is finished: keep it somewhere and say where, in one line
@@ -261,8 +290,26 @@ def cmd_play(args: argparse.Namespace) -> int:
     record = check_save_paths(game, args.record, humans, resumed=False)
     for line in notices:
         say(line)
+    if humans and (found := unfinished_save(default_save_path(game).parent, game.name)):
+        if offer_resume(game, *found):
+            args.file, args.seats, args.record = str(found[0]), None, None
+            return cmd_resume(args)
     seed = chosen_seed(args.seed, "card-games")  # once the arguments are checked; recorded
     return run_match(game, agents, seed, params, None, record, args.json, display)
+
+
+def offer_resume(game: Game, path: Path, moves: int) -> bool:
+    """Name an unfinished autosave of ``game``; at a terminal, ask whether to go on with it."""
+    line = f"An unfinished {game.title} game ({moves} moves) is saved at {path}"
+    if not sys.stdin.isatty():
+        say(f"card-games: {line}; resume it with: card-games resume {path}")
+        return False
+    say(line + ".")
+    try:
+        answer = input("Resume it? [Y/n] ").strip().lower()
+    except EOFError:
+        return False
+    return answer in ("", "y", "yes")
 
 
 def cmd_resume(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+from jamsumo_sim.errors import UserError  # noqa: E402
 from jamsumo_sim.net.client import JoinOptions, own_result  # noqa: E402
 from jamsumo_sim.net.host import Host, HostOptions  # noqa: E402
 from jamsumo_sim.net.limits import net_limits  # noqa: E402
@@ -58,6 +59,7 @@ class HostThread:
             HostOptions(
                 port=0,
                 linger=HANG_GUARD_S,
+                grace=HANG_GUARD_S,  # a window closed and opened again finds its seat still open
                 limits=replace(
                     net_limits(), handshake_timeout_s=HANG_GUARD_S, hello_timeout_s=HANG_GUARD_S
                 ),
@@ -163,3 +165,98 @@ def test_a_window_client_flicks_and_ends_with_the_hosts_result(tmp_path):
     assert "[seat 0] hi" in session.link.lines  # the host passed the window's chat line on
     shown = app._decorate(session.panel(app.theme), None)  # the panel as the window draws it
     assert "» [seat 0] hi" in shown.log and "Network: 1 connected" in shown.round_text
+
+
+def _join_command_options(url: str) -> JoinOptions:
+    """The options `jamsumo join URL --seat 0 --name win` plays with (it remembers the token)."""
+    from jamsumo_sim.cli import build_parser
+    from jamsumo_sim.net.run import join_options
+
+    return join_options(build_parser().parse_args(["join", url, "--seat", "0", "--name", "win"]))
+
+
+def _open_window(url: str, options: JoinOptions, notes: list[str]):
+    from jamsumo_sim.ui.app import App
+    from jamsumo_sim.ui.net_session import join_window
+
+    session = join_window(url, options, notes.append)
+    app = App(session, size=(1024, 640), autosave_enabled=False)
+    fast(app)
+    app.bot_aim_time = 0.05
+    return session, app
+
+
+def _play_until(app, session, served, done) -> int:
+    """Frames, with the person's flicks by posted mouse events, until ``done()``; the flicks made."""
+    mine = 0
+    stuck = cpu_deadline(STUCK_CPU_S)
+    while not done():
+        if stuck():
+            pytest.fail(
+                f"stuck: window at {len(session.state.history)} to move {session.to_move()} sent "
+                f"{session.sent_at}, host at {len(served.host.state.history)}, busy {app.busy}"
+            )
+        if app.table_shown() and not session.finished():
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0))
+        if app.human_to_move() == 0:
+            before = len(app.flicks)
+            _flick_from_tray_or_board(app)
+            assert len(app.flicks) == before + 1, app.message
+            mine += 1
+        app.frame(DT)
+        if not app.busy:
+            time.sleep(0.001)  # waiting for the host: leave it the CPU
+    return mine
+
+
+def test_a_closed_window_opened_again_with_the_same_command_rejoins_its_seat(tmp_path):
+    served = HostThread("jam", ["remote", "planner"])
+    options = _join_command_options(served.url)
+    notes: list[str] = []
+    session, app = _open_window(served.url, options, notes)
+    assert session.me == 0
+    # play until the person's second turn: their first flick and the bot's answer are played
+    first = _play_until(
+        app, session, served, lambda: len(session.state.history) > 0 and app.human_to_move() == 0
+    )
+    assert first >= 1 and not session.finished()
+    seen = len(session.state.history)
+    entries = [session.link.entry(at) for at in range(seen)]
+    # the player closes the window (its close button): the App handles the QUIT, and the window
+    # leaves the match as `jamsumo join` does when the App returns
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.run(frames=app.frames + 5)  # a bound, in case the QUIT went unheard
+    assert not app.running
+    session.link.close()
+    pygame.quit()
+    session.link.thread.join(HANG_GUARD_S)
+    with pytest.raises(UserError, match="join again with the same command"):
+        session.link.outcome()
+
+    # the same command again: the kept token takes seat 0 back, with the match so far
+    session, app = _open_window(served.url, options, notes)
+    try:
+        assert not any("seat" in line and "taken" in line for line in notes), notes
+        assert session.me == 0
+        assert len(session.state.history) == seen  # the host waited for this seat's move
+        assert [session.link.entry(at) for at in range(seen)] == entries
+        again = _play_until(
+            app,
+            session,
+            served,
+            lambda: session.finished() and session.link.result is not None and not app.busy,
+        )
+        app.frame(DT)
+        shot = tmp_path / "net_window_rejoined.png"  # looked at: seat 0 is "you" in the panel
+        app.screenshot(str(shot))
+    finally:
+        session.link.close()
+    served.thread.join(HANG_GUARD_S)
+    result = session.link.outcome()
+    assert again >= 1  # the rejoined window flicked, and the host played it
+    assert result == served.result
+    assert own_result(session.state, result) == result
+    assert len(session.state.history) == len(served.host.state.history)
+    shown = app._decorate(session.panel(app.theme), None)
+    assert [row.kind for row in shown.players if row.seat == 0] == ["you"]
+    assert shot.stat().st_size > 10_000
