@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -32,6 +33,7 @@ from jamsumo_sim.turnloop import ConsoleAgent, Game, MatchEvent, State, play
 from jamsumo_sim.turnloop.agents import Agent
 from jamsumo_sim.turnloop.driver import SaveCallback, SaveOrder
 from jamsumo_sim.turnloop.recording import (
+    Seating,
     load_record,
     result_summary,
     save_record,
@@ -100,25 +102,29 @@ def default_save_path(game: Game) -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     # one file per match (stamped with its start), so quitting one game never overwrites another's save
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return Path(base) / "jamsumo" / "saves" / f"{game.name}-{stamp}.json"
+    folder = Path(base) / "jamsumo" / "saves"
+    path = folder / f"{game.name}-{stamp}.json"
+    number = 1
+    while path.exists():  # two matches started within a second: never the other one's file
+        number += 1
+        path = folder / f"{game.name}-{stamp}-{number}.json"
+    return path
 
 
 def say(text: str) -> None:
-    try:
+    with contextlib.suppress(OSError):  # the terminal is gone (SIGHUP): the save matters
         print(text, file=sys.stderr, flush=True)
-    except OSError:  # the terminal is gone (SIGHUP): the save matters, not the line
-        pass
 
 
 def save_somewhere(
-    state: State, names: list[str], targets: Sequence[Path]
+    state: State, names: list[str], targets: Sequence[Path], seatings: list[Seating] | None = None
 ) -> tuple[Path | None, list[UserError]]:
     """Save to the first of ``targets`` that can be written; (where, the errors on the way)."""
     errors: list[UserError] = []
     for target in dict.fromkeys(targets):  # in order, each once
         try:
             with signals_held():  # a closing terminal waits for the save to be whole
-                save_record(target, state, names)
+                save_record(target, state, names, seatings=seatings)
         except UserError as exc:  # fileio names the file and the reason in one line
             errors.append(exc)
             continue
@@ -126,7 +132,9 @@ def save_somewhere(
     return None, errors
 
 
-def make_on_save(game: Game, names: list[str], save_to: Path) -> SaveCallback:
+def make_on_save(
+    game: Game, names: list[str], save_to: Path, seatings: list[Seating] | None = None
+) -> SaveCallback:
     """The driver's ``on_save``: a failed save never ends the game or loses it.
 
     ``save [FILE]`` that fails says why and the game goes on. Quitting saves to the match's save
@@ -144,7 +152,7 @@ def make_on_save(game: Game, names: list[str], save_to: Path) -> SaveCallback:
             targets = [save_to, *named[-1:], default_save_path(game)]
         else:
             targets = [save_to]
-        where, errors = save_somewhere(current, names, targets)
+        where, errors = save_somewhere(current, names, targets, seatings)
         if where is not None and order.path is not None:
             named.append(where)
         if where is None:
@@ -170,7 +178,9 @@ def run_match(
     record: Path | None,
     as_json: bool,
     display: TableDisplay,
+    seatings: list[Seating] | None = None,
 ) -> int:
+    """Play to the end or a stop; ``seatings``: the seats of a resumed match before now."""
     humans = any(a.is_human for a in agents)
     names = seat_names(agents)
     save_to = record if record is not None else default_save_path(game)
@@ -180,7 +190,7 @@ def run_match(
 
     def on_event(event: MatchEvent) -> None:
         if humans:  # the last move too: a finished game is never offered for resuming
-            where, errors = save_somewhere(event.state, names, [save_to])
+            where, errors = save_somewhere(event.state, names, [save_to], seatings)
             if where is None and not autosaved:  # said once; `save`/`quit` still try elsewhere
                 say(f"Could not autosave: {errors[-1]}")
             autosaved[:] = [where] if where is not None else []
@@ -203,7 +213,7 @@ def run_match(
                 state=state,
                 # --json prints no events: don't build them (unless autosaving for a person)
                 on_event=on_event if humans or not as_json else None,
-                on_save=make_on_save(game, names, save_to),
+                on_save=make_on_save(game, names, save_to, seatings),
             )
         except TerminalClosed:  # between moves (the driver saves within one): the autosave has it
             kept = f"; the game was saved to {autosaved[0]}" if autosaved else ""
@@ -214,7 +224,9 @@ def run_match(
         say(f"card-games: stopped by {closing.name}")
         return closing.exit_code
     if record is not None and result.finished:
-        where, errors = save_somewhere(result.state, names, [record, default_save_path(game)])
+        where, errors = save_somewhere(
+            result.state, names, [record, default_save_path(game)], seatings
+        )
         if errors:  # the game is finished: keep it somewhere and say where, in one line
             kept = f"; the game was saved to {where} instead" if where else ""
             raise UserError(f"{errors[0]}{kept}")
@@ -290,10 +302,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     record = check_save_paths(game, args.record, humans, resumed=False)
     for line in notices:
         say(line)
-    if humans and (found := unfinished_save(default_save_path(game).parent, game.name)):
-        if offer_resume(game, *found):
-            args.file, args.seats, args.record = str(found[0]), None, None
-            return cmd_resume(args)
+    found = unfinished_save(default_save_path(game).parent, game.name) if humans else None
+    if found is not None and offer_resume(game, *found):
+        args.file, args.seats, args.record = str(found[0]), None, None
+        return cmd_resume(args)
     seed = chosen_seed(args.seed, "card-games")  # once the arguments are checked; recorded
     return run_match(game, agents, seed, params, None, record, args.json, display)
 
@@ -324,7 +336,10 @@ def cmd_resume(args: argparse.Namespace) -> int:
     target = args.record if args.record is not None else args.file
     record = check_save_paths(state.game, target, False, resumed=args.record is None)
     print(f"Resuming {state.game.title} after {len(state.history)} moves.", file=sys.stderr)
-    return run_match(state.game, agents, state.seed, None, state, record, args.json, display)
+    seatings = data.get("seatings") or [{"from": 0, "seats": list(data["seats"])}]
+    return run_match(
+        state.game, agents, state.seed, None, state, record, args.json, display, seatings
+    )
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -44,6 +44,13 @@ def _outfit(worn: list[str] | None) -> str:
     return ", ".join(worn) if worn else "no accessories"
 
 
+def _wears(worn: list[str]) -> str:
+    """``wears exactly: hook (nothing else)``: "pirate: hook" read as "has a hook" or "only a hook"."""
+    if not worn:
+        return "wears no accessories"
+    return f"wears exactly: {', '.join(worn)} (nothing else)"
+
+
 def _statement(d: Mapping[str, Any]) -> str:
     verb = "has" if d["has"] else "has no"
     mark = " (Disguise)" if d["kind"] == "disguise" else ""
@@ -76,7 +83,7 @@ def build(
         ),
     ]
     if obs.get("my_pirate"):
-        parts.append(Text(f"Your secret pirate: {_outfit(obs['my_pirate']['wears'])}"))
+        parts.append(Text(f"Your secret pirate {_wears(obs['my_pirate']['wears'])}"))
     if obs.get("my_token"):
         token = obs["my_token"]
         state = "used" if token["used"] else "unused"
@@ -158,17 +165,14 @@ def report(state: JumbleJackState) -> dict[str, Any]:
             {"seat": s, "outcome": why, "Rings": full["fingers"][s], "total": returns[s]}
         )
         pid, tid = full["pirates"][s], full["tokens"][s]
-        reveal.append(
-            {
-                "seat": s,
-                "pirate": f"{pid}: {c.outfit_text(c.pirate_mask(pid))}" if pid else "none",
-                "Piece of Eight": (
-                    f"{c.token(tid).name} ({'used' if full['token_used'][s] else 'unused'})"
-                    if tid
-                    else "none"
-                ),
-            }
-        )
+        row: dict[str, Any] = {
+            "seat": s,
+            "pirate": f"{pid} {_wears(c.outfit_list(c.pirate_mask(pid)))}" if pid else "none",
+        }
+        if tid:  # none left (e.g. after a Final Ritual): nothing to reveal, no "none" line
+            used = "used" if full["token_used"][s] else "unused"
+            row["Piece of Eight"] = f"{c.token(tid).name} ({used})"
+        reveal.append(row)
     doll = full["doll_card"]
     shared = {"Doll's set-up pirate": f"{doll}: {c.outfit_text(c.pirate_mask(doll))}"}
     return end_report(DECIDED_BY, state.winners(), breakdown, reveal, shared)

@@ -90,7 +90,11 @@ def unfinished_save(folder: Path, game_name: str) -> tuple[Path, int] | None:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue  # unreadable: not ours to judge here; `resume` says what is wrong
-        if isinstance(data, dict) and data.get("game") == game_name and data.get("finished") is False:
+        if (
+            isinstance(data, dict)
+            and data.get("game") == game_name
+            and data.get("finished") is False
+        ):
             history = data.get("history")
             return path, len(history) if isinstance(history, list) else 0
     return None

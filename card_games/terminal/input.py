@@ -17,6 +17,7 @@ must be typed again.
 
 from __future__ import annotations
 
+import difflib
 import re
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
@@ -305,7 +306,28 @@ class Menu:
         parsed = parse(text) if parse is not None else None
         if parsed is not None:
             return parsed
-        return f"{text!r} is not a legal move; type 'all' to list them."
+        guess = did_you_mean(text, lines)
+        return f"{text!r} is not a legal move{guess}; type 'all' to list them."
+
+
+# Words a person may type at any prompt besides the moves (typos of these get a suggestion too).
+COMMANDS = ("help", "all", "list", "moves", "quit", "save")
+
+
+def did_you_mean(text: str, lines: Sequence[MenuLine]) -> str:
+    """`` (did you mean 'make'?)`` for a typo of a move's kind, a move or a command, else ''."""
+    key = normal(text)
+    if not key:
+        return ""
+    names = {normal(e.action.name): e.action.name for e in lines}
+    kinds = {e.kind: e.kind for e in lines}
+    # a whole move name if the typo is close to one, else the first word (a kind) or a command
+    pool = {**{c: c for c in COMMANDS}, **kinds, **names}
+    first = key.split()[0]
+    close = difflib.get_close_matches(key, list(pool), n=1, cutoff=0.75)
+    if not close and first != key:
+        close = difflib.get_close_matches(first, [*kinds, *COMMANDS], n=1, cutoff=0.75)
+    return f" (did you mean {pool.get(close[0], close[0])!r}?)" if close else ""
 
 
 class Extension:

@@ -66,9 +66,13 @@ def test_jumblejack_reveals_every_pirate_and_token() -> None:
     report = builder(state.game).report(state)
     full = state.full_state()
     for seat, shown in enumerate(report["reveal"]):
-        assert shown["pirate"].startswith(full["pirates"][seat] + ":")
+        assert shown["pirate"].startswith(full["pirates"][seat] + " wears ")
         token = full["tokens"][seat]  # None once discarded
-        assert state.c.token(token).name in shown["Piece of Eight"] if token else True
+        assert (
+            state.c.token(token).name in shown["Piece of Eight"]
+            if token
+            else "Piece of Eight" not in shown
+        )
     outcomes = [row["outcome"] for row in report["breakdown"]]
     assert sum(o == "wins" for o in outcomes) == len(state.winners())
 

@@ -52,10 +52,10 @@ def unwritable(monkeypatch: pytest.MonkeyPatch) -> set[Path]:
     bad: set[Path] = set()
     real = cli.save_record
 
-    def save_record(path, state, seats):  # noqa: ANN001, ANN202 - the wrapped function's signature
+    def save_record(path, state, seats, **kw):  # noqa: ANN001, ANN202 - the wrapped function's signature
         if Path(path) in bad or Path(path).parent in bad:
             raise UserError(f"cannot write record {path}: No space left on device")
-        real(path, state, seats)
+        real(path, state, seats, **kw)
 
     monkeypatch.setattr(cli, "save_record", save_record)
     return bad

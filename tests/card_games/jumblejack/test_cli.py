@@ -96,7 +96,7 @@ def test_a_person_plays_saves_and_resumes(
         == 0
     )
     out = capsys.readouterr().out
-    assert "Your secret pirate:" in out and "is not a legal move" in out
+    assert "Your secret pirate wears" in out and "is not a legal move" in out
     saved = json.loads(save.read_text())
     assert saved["finished"] is False
     moves = len(saved["history"])

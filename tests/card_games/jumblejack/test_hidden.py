@@ -51,7 +51,7 @@ def test_own_pirate_and_token_are_shown_to_their_seat() -> None:
     assert obs["my_pirate"]["id"] == state.pirates[2]
     assert obs["my_token"]["id"] == state.tokens[2]
     text = GAME.render(obs, 2)
-    assert "Your secret pirate:" in text and C.token(state.tokens[2]).name in text
+    assert "Your secret pirate wears" in text and C.token(state.tokens[2]).name in text
     assert state.observation(None)["my_pirate"] is None
 
 
