@@ -30,9 +30,13 @@ def card_state(name: str, seed: int = 1) -> State:
     return game.new_initial_state(game.validate_params({"players": CARD[name]}), seed=seed)
 
 
+def local_kind(game: Game) -> str:
+    """The bot kind the host's own seats play (a record lists it: replay --verify knows it)."""
+    return "smart" if "smart" in game.bots() else "random"
+
+
 def bot(game: Game, seat: int) -> Agent:
-    kind = "smart" if "smart" in game.bots() else "random"
-    return game.bots()[kind](seat, game)
+    return game.bots()[local_kind(game)](seat, game)
 
 
 @dataclass
@@ -63,7 +67,7 @@ async def start_host(
     """A quiet Host on the loopback, bots in its ``bot`` seats and as stand-ins, ready for clients:
     the host, its running task and its URL."""
     game = state.game
-    agents = {s: bot(game, s) for s, kind in enumerate(seats) if kind == "bot"}
+    agents = {s: bot(game, s) for s, kind in enumerate(seats) if kind in ("bot", local_kind(game))}
     host = Host(
         state,
         seats,
@@ -93,7 +97,7 @@ def host_and_join(
 
 
 async def _run(state, remote, record, options, proxy, extra, client_options) -> Run:  # noqa: ANN001
-    seats = ["remote"] * remote + ["bot"] * (state.num_players - remote)
+    seats = ["remote"] * remote + [local_kind(state.game)] * (state.num_players - remote)
     on_move = None
     if record is not None:
         on_move = _recorder(state, seats, record)

@@ -160,7 +160,7 @@ def test_a_player_who_leaves_is_replaced_by_a_bot_or_waited_for(on_leave):
 def test_a_hosted_match_resumes_from_its_record(tmp_path):
     record = tmp_path / "saved.json"
     state = card_state("the_jam", seed=6)
-    seats = ["remote", "remote", "bot"]
+    seats = ["remote", "remote", "smart"]  # (a kind the record's verify knows)
     agents = [bot(state.game, s) for s in range(3)]
     for _ in range(40):  # part of a game, saved as an unfinished record
         step(state, agents)
