@@ -49,6 +49,8 @@ class FlickSpace(spaces.Dict):  # type: ignore[misc,name-defined]
     def sample(self, mask: Any = None, probability: Any = None) -> dict[str, Any]:
         if isinstance(mask, np.ndarray):
             mask = {"choice": mask.astype(np.int8), "flick": None}
+        if probability is None:  # (gymnasium 1.0's Dict.sample has no ``probability``)
+            return super().sample(mask=mask)  # type: ignore[no-any-return]
         return super().sample(mask=mask, probability=probability)  # type: ignore[no-any-return]
 
 

@@ -182,6 +182,13 @@ def on_collision(
     vx, vy = completed[0] if d is a else completed[1]
     v = math.hypot(vx, vy)
     vz = frac * v
+    if d.level is None:
+        # a flight's height is measured from the board's plane, and the die stands in the dish
+        # below it: the rise to the plane is paid from the hop (else a hop made m g |dish|)
+        x, y = fastbody.position(d.body)
+        climb = -float(w._surface.height(x, y))
+        if climb > 0.0:
+            vz = math.sqrt(max(0.0, vz * vz - 2.0 * p.gravity * climb))
     if vz <= p.hop_min_speed:
         return
     a.body.velocity, b.body.velocity = completed
