@@ -14,7 +14,6 @@ the spread), ``apply(flick, level, rng)`` → the flick as a hand executes it, `
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
@@ -24,7 +23,7 @@ import numpy as np
 
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.limits import as_finite
-from jamsumo_sim.resources import asset
+from jamsumo_sim.resources import versioned_asset
 from jamsumo_sim.turnloop import Action, Chance
 
 PRACTICE = "practice"
@@ -71,12 +70,7 @@ def _number(table: dict[str, Any], key: str, where: str) -> float:
 @lru_cache(maxsize=1)
 def levels() -> dict[str, NoiseLevel]:
     """The levels of ``assets/noise.toml`` by name."""
-    try:
-        data = tomllib.loads(asset("noise.toml").read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"assets/noise.toml cannot be read: {exc}") from None
-    if data.get("version") != 1:
-        raise UserError(f"assets/noise.toml: unsupported version {data.get('version')!r}")
+    data = versioned_asset("noise.toml")
     clip = _number(data, "clip", "top")
     out = {}
     for name, table in dict(data.get("levels", {})).items():

@@ -6,12 +6,11 @@ Tests pass smaller limits with :func:`dataclasses.replace`.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.resources import asset
+from jamsumo_sim.resources import versioned_asset
 
 _FILE = "assets/net.toml"
 
@@ -41,12 +40,7 @@ class NetLimits:
 @lru_cache(maxsize=1)
 def net_limits() -> NetLimits:
     """The limits of ``assets/net.toml`` (a bad file is one line)."""
-    try:
-        data = tomllib.loads(asset("net.toml").read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"{_FILE} cannot be read: {exc}") from None
-    if data.get("version") != 1:
-        raise UserError(f"{_FILE}: unsupported version {str(data.get('version'))[:20]!r}")
+    data = versioned_asset("net.toml")
     flat = {k: v for table in data.values() if isinstance(table, dict) for k, v in table.items()}
     values = {}
     for f in fields(NetLimits):

@@ -10,13 +10,12 @@ flicks); a record keeps the one it was made with, so replaying it is exact eithe
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.resources import asset
+from jamsumo_sim.resources import versioned_asset
 from jamsumo_sim.turnloop import Action
 
 PASS = Action.make("pass")
@@ -174,10 +173,4 @@ def parse_flick_text(text: str, die_mass: float) -> Action | None:
 @lru_cache(maxsize=1)
 def bots_config() -> dict[str, Any]:
     """``assets/bots.toml``: the flick menu and the bots' noise and search settings."""
-    try:
-        data = tomllib.loads(asset("bots.toml").read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"assets/bots.toml cannot be read: {exc}") from None
-    if data.get("version") != 1:
-        raise UserError(f"assets/bots.toml: unsupported version {data.get('version')!r}")
-    return data
+    return versioned_asset("bots.toml")

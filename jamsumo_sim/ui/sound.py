@@ -12,7 +12,6 @@ once, so a break with many clacks mixes pre-made sounds only.
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,18 +20,12 @@ import numpy as np
 import pygame
 
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.resources import asset
+from jamsumo_sim.resources import versioned_asset
 
 
 def load_settings() -> dict[str, Any]:
     """``assets/sounds.toml``; a one-line UserError if it cannot be read."""
-    try:
-        data = tomllib.loads(asset("sounds.toml").read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"assets/sounds.toml cannot be read: {exc}") from None
-    if data.get("version") != 1:
-        raise UserError(f"assets/sounds.toml: unsupported version {data.get('version')!r}")
-    return data
+    return versioned_asset("sounds.toml")
 
 
 # --- synthesis (pure numpy: testable without a device) ------------------------------------------
