@@ -107,7 +107,7 @@ def unsupported_for(w: WorldState, i: int, dt: float) -> float:
     st = w._rbase[w._rows[i]]
     x, y, a, vx, vy, om = (float(v) for v in st[:6])
     foot, r = w._footprint, w.board.hole_radius
-    if step_kernels.supported(x - vx * dt, y - vy * dt, a - om * dt, foot, r) is False:
+    if not step_kernels.supported(x - vx * dt, y - vy * dt, a - om * dt, foot, r):
         return dt  # unsupported at the step's start too (put down, or stopped, over the hole)
     lo, hi = 0.0, dt  # unsupported lo before the end, supported hi before it
     for _ in range(12):
