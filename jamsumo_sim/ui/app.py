@@ -298,7 +298,9 @@ class App:
         anim.speed = self.speed
         return anim
 
-    def start_shot(self, seat: int | None, action: Any) -> None:
+    def start_shot(self, seat: int | None, action: Any, *, echo: bool = False) -> None:
+        """Animate (or, in a network match, send) a move; ``echo``: the host playing back the
+        person's own move, already counted in ``flicks`` when it was sent."""
         submit = getattr(self.session, "submit", None)  # a network match: the host plays it
         if submit is not None and seat is not None and self.session.is_human(seat):
             submit(seat, action)
@@ -320,7 +322,8 @@ class App:
         self.sound.start(world)
         self.previews.clear()
         self.spreads.clear()
-        self.flicks.append(action)
+        if not echo:
+            self.flicks.append(action)
 
     def replay_last(self) -> None:
         if self.busy or self.last_shot is None:

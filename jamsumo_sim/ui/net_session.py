@@ -270,7 +270,7 @@ class NetSession(MatchSession):
         seat, action = ready
         if seat == self.me:  # the person's own move, as the host played it
             app.aim = None
-            app.start_shot(seat, action)
+            app.start_shot(seat, action, echo=True)
             return
         shown = None if self.is_pass(action) else flick_of(action, self.params.die_mass)
         app.bot_aim = BotAim(seat, action, shown, app.bot_aim_time if shown else 0.0)

@@ -156,6 +156,10 @@ def test_a_window_client_flicks_and_ends_with_the_hosts_result(tmp_path):
     served.thread.join(HANG_GUARD_S)
     result = session.link.outcome()
     assert mine >= 2  # the person's flicks, by mouse, went to the host and were played
+    # each move started once: the host's echo of the person's own move is not a second flick
+    played = [e for e in session.state.history if "seat" in e]
+    assert len(app.flicks) == len(played)
+    assert sum(1 for e in played if e["seat"] == 0) == mine
     assert shot_seen_busy  # the host bot's shot was animated here, not just applied
     assert result == served.result
     # the window's own copy (advanced shot by shot with the animation) ends as the host's
