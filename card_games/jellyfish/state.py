@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from card_games.jellyfish.cards import Deck
 from card_games.jellyfish.draws import CardDraw
@@ -31,9 +31,6 @@ from jamsumo_sim.turnloop import (
     State,
     TurnTracker,
 )
-
-if TYPE_CHECKING:
-    from card_games.jellyfish.game import JellyfishGame
 
 # A turn is these steps, in this order (rulebook: "DRAW, STEAL, COVER").
 TURN_STEPS: tuple[str, ...] = ("draw", "steal", "cover")
@@ -62,10 +59,23 @@ ENTRIES_PER_TURN = 6
 CHANCE_TASKS = frozenset({"deal", "draw", "cover_draw"})
 
 
-class JellyfishState(State):
-    game: JellyfishGame
+class JellyfishActions(Protocol):
+    """The game's cached action builders the rules list moves with (a protocol: the game module
+    imports this one)."""
 
-    def __init__(self, game: JellyfishGame, params: Mapping[str, Any], seed: int = 0) -> None:
+    outcome: dict[str, Action]
+
+    def steal_action(self, what: str, victim: int, kind: str) -> Action: ...
+
+    def cover_action(self, kind: str) -> Action: ...
+
+    def give_action(self, card: str, to: int) -> Action: ...
+
+
+class JellyfishState(State):
+    game: JellyfishActions
+
+    def __init__(self, game: JellyfishActions, params: Mapping[str, Any], seed: int = 0) -> None:
         super().__init__(game, params, seed)
         n = self.num_players
         self.deck: Deck = game.decks[self.params["variant"]]

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from jamsumo_sim.turnloop.actions import Action
-from jamsumo_sim.turnloop.driver import mix_key
+from jamsumo_sim.turnloop.keys import mix_key
 from jamsumo_sim.turnloop.state import Game
 
 _REMOTE_AGENT_STREAM = 7  # keeps a client's bot draws apart from any other use of its seed

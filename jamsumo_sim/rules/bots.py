@@ -87,12 +87,12 @@ def setup_score(state: Any, seat: int, action: Action) -> float:
     at the target and whose straight path clears the seat's own dice and the hole, counted on a
     scratch world (no simulation)."""
     from jamsumo_sim.rules.launch import launch_heading
-    from jamsumo_sim.rules.match import _world_class
+    from jamsumo_sim.world import World  # on first use: the physics is a heavy import
 
     spec = setup.read_setup(action)
     poses = setup.to_world(state.board, seat, state.num_players, spec)
     ids = die_ids(seat)
-    scratch = _world_class()(state.board, state.physics)
+    scratch = World(state.board, state.physics)
     for st in state.world.states():
         if st.status == "on_board":
             scratch.add_die(st.id, st.x, st.y, st.angle, orientation=st.orientation)

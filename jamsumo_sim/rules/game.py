@@ -9,13 +9,13 @@ from typing import Any
 from jamsumo_sim.errors import UserError
 from jamsumo_sim.physics.board import load_board
 from jamsumo_sim.physics.params import PhysicsParams
+from jamsumo_sim.rules.rounds import round_modes
 from jamsumo_sim.turnloop import Game
 
 MODES = ("jam", "sumo", "jamsumo")
 DEFAULT_MAX_TURNS = 400  # per round: a safeguard, far above a real round's length
 DEFAULT_MAX_REROLLS = 10
 DEFAULT_SHOT_TIME = 20.0  # s of simulated time before a shot is called at rest
-JAMSUMO_ROUNDS_PER_MODE = 2
 # How Sumo rounds open: "choose" (each player chooses a corner and places their dice: a set-up
 # action each) or "grid" (the old fixed 3×2 grid in the front-left corner: implied by replays and
 # saves written before set-up actions existed, which lack this parameter; see replay.py).
@@ -103,11 +103,7 @@ class JamSumoGame(Game):
 
     def round_modes(self, params: Mapping[str, Any]) -> list[str]:
         """The mode of each round: as many rounds as players, or 2 Jam + 2 Sumo for JamSumo."""
-        rounds = params.get("rounds")
-        if self.mode == "jamsumo":
-            k = rounds or JAMSUMO_ROUNDS_PER_MODE
-            return ["jam"] * k + ["sumo"] * k
-        return [self.mode] * (rounds or int(params["players"]))
+        return round_modes(self.mode, params)
 
     def max_game_length(self, params: Mapping[str, Any]) -> int:
         modes = self.round_modes(params)

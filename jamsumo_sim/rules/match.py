@@ -13,7 +13,7 @@ import dataclasses
 import hashlib
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from jamsumo_sim import noise
 from jamsumo_sim.errors import UserError
@@ -22,6 +22,7 @@ from jamsumo_sim.physics.params import PhysicsParams
 from jamsumo_sim.rules import scoring, setup
 from jamsumo_sim.rules.flick_actions import PASS, FlickSpec, bots_config, flick_action, read_flick
 from jamsumo_sim.rules.flick_actions import parse_flick_text as _parse_text
+from jamsumo_sim.rules.rounds import round_modes
 from jamsumo_sim.rules.scoring import BOARD, HAND, HOLED, OUT, DieView
 from jamsumo_sim.rules.seats import (
     colour,
@@ -43,10 +44,9 @@ from jamsumo_sim.turnloop import (
     State,
     TurnTracker,
 )
-from jamsumo_sim.turnloop.driver import CHANCE_STREAM, rng_for
+from jamsumo_sim.turnloop.keys import CHANCE_STREAM, rng_for
 
 if TYPE_CHECKING:
-    from jamsumo_sim.rules.game import JamSumoGame
     from jamsumo_sim.world import World
 
 ROUND = (PhaseSpec("flick", Direction.CLOCKWISE, Repeat.UNTIL_ENDED),)
@@ -66,19 +66,27 @@ def _flick(spec: FlickSpec) -> Any:
     )
 
 
+class MatchRules(Protocol):
+    """What a match reads of its game, a :class:`~jamsumo_sim.rules.game.JamSumoGame` (a protocol:
+    the game module imports this one)."""
+
+    name: str
+    mode: str  # "jam", "sumo" or "jamsumo"
+
+
 class MatchState(State):
     """A Jam, Sumo or JamSumo match in progress (read-only for windows: change it by actions)."""
 
-    game: JamSumoGame
+    game: MatchRules
 
-    def __init__(self, game: JamSumoGame, params: Mapping[str, Any], seed: int = 0) -> None:
+    def __init__(self, game: MatchRules, params: Mapping[str, Any], seed: int = 0) -> None:
         super().__init__(game, params, seed)
         n = self.num_players
         self.board: BoardSpec = load_board(params["board"])
         self.physics: PhysicsParams = PhysicsParams.from_board(self.board).with_overrides(
             params.get("physics") or {}
         )
-        self.round_modes: list[str] = game.round_modes(params)
+        self.round_modes: list[str] = round_modes(game.mode, params)
         spec = RoundSpec(ROUND, rounds=len(self.round_modes))
         self.turns = TurnTracker.start(Seating(n), spec, {"first_player": 0})
         self.owner: dict[str, int] = {d: s for s in range(n) for d in die_ids(s)}

@@ -16,7 +16,8 @@ from jamsumo_sim.turnloop.agents import (
     SeatView,
 )
 from jamsumo_sim.turnloop.chance import Chance, Finite, Shuffle
-from jamsumo_sim.turnloop.driver import MatchEvent, MatchResult, play, rng_for, seat_view, step
+from jamsumo_sim.turnloop.driver import MatchEvent, MatchResult, play, seat_view, step
+from jamsumo_sim.turnloop.keys import rng_for
 from jamsumo_sim.turnloop.registry import game_names, get_game, register_game
 from jamsumo_sim.turnloop.seating import (
     Direction,

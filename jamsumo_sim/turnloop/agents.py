@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Any, Protocol, TextIO
 
 import numpy as np
 
 from jamsumo_sim.turnloop.actions import Action
+from jamsumo_sim.turnloop.keys import agent_key, agent_rng
 from jamsumo_sim.turnloop.state import Game, State
 
 # Longest line a person may type at a prompt (a move's name, an offer); a longer one (a paste
@@ -69,8 +70,6 @@ class SeatView:
 
     @cached_property
     def rng(self) -> np.random.Generator:
-        from jamsumo_sim.turnloop.driver import agent_rng
-
         return agent_rng(self._source, self.seat)
 
     @cached_property
@@ -83,7 +82,7 @@ class SeatView:
         It comes from the same seed and decision as ``rng`` (a 64-bit hash, so the modulo bias
         is below 1e-17); the random agent uses it because it is called on every move.
         """
-        return _agent_key()(self._source, self.seat) % n
+        return agent_key(self._source, self.seat) % n
 
     @property
     def history_length(self) -> int:
@@ -117,15 +116,6 @@ class SeatView:
         if action in self.legal_actions or self._source.is_legal(self.seat, action):
             return None
         return self._source.why_illegal(self.seat, action)
-
-
-@cache
-def _agent_key() -> Callable[[State, int], int]:
-    """``driver.agent_key``, imported on first use (the driver imports this module), then kept:
-    an import statement in ``random_index`` would run on every move."""
-    from jamsumo_sim.turnloop.driver import agent_key
-
-    return agent_key
 
 
 class Agent:

@@ -25,7 +25,8 @@ from typing import Any
 
 from jamsumo_sim.turnloop.actions import CHANCE, SIMULTANEOUS, Action
 from jamsumo_sim.turnloop.agents import Agent, RandomAgent, SeatView
-from jamsumo_sim.turnloop.driver import CHANCE_STREAM, play, rng_for, step
+from jamsumo_sim.turnloop.driver import play, step
+from jamsumo_sim.turnloop.keys import CHANCE_STREAM, rng_for
 from jamsumo_sim.turnloop.serialize import ChanceMismatch, state_from_json
 from jamsumo_sim.turnloop.state import Game, State
 

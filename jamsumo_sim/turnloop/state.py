@@ -108,10 +108,9 @@ class Game:
         raise NotImplementedError
 
     def bots(self) -> dict[str, type]:
-        """Bot names → agent classes (``random`` and the game's heuristic bots)."""
-        from jamsumo_sim.turnloop.agents import RandomAgent
-
-        return {"random": RandomAgent}
+        """Bot names → agent classes: ``random`` (``turnloop.agents.RandomAgent``) and the game's
+        heuristic bots.  Each game lists its own (the agents module builds on this one)."""
+        raise NotImplementedError
 
     def render(self, observation: Mapping[str, Any], seat: int | None) -> str:
         """A text view of an observation for a terminal (``seat`` None: a spectator)."""

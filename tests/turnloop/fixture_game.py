@@ -20,6 +20,7 @@ from jamsumo_sim.turnloop import (
     Finite,
     Game,
     PhaseSpec,
+    RandomAgent,
     Repeat,
     RoundSpec,
     Seating,
@@ -51,6 +52,9 @@ class FixtureGame(Game):
     min_players = 2
     max_players = 4
     variants = ("standard", "short")
+
+    def bots(self) -> dict[str, type]:
+        return {"random": RandomAgent}
 
     def max_game_length(self, params: Mapping[str, Any]) -> int:
         n = params["players"]

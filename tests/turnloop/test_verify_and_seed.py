@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.turnloop import RandomAgent, driver, play, register_game
+from jamsumo_sim.turnloop import RandomAgent, driver, keys, play, register_game
 from jamsumo_sim.turnloop.conformance import (
     ConformanceError,
     check_seed_matters,
@@ -87,7 +87,7 @@ def test_the_kit_sees_different_outcomes_for_different_seeds() -> None:
 def test_the_kit_catches_a_driver_that_ignores_the_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     # the planted fault of issue 25: every seed gets the chance outcomes of seed 0
     monkeypatch.setattr(
-        driver, "chance_rng", lambda state: driver.rng_for(0, 0, len(state.history))
+        driver, "chance_rng", lambda state: keys.rng_for(0, 0, len(state.history))
     )
     with pytest.raises(ConformanceError, match="seed is ignored"):
         check_seed_matters(GAME, PARAMS)
@@ -100,7 +100,7 @@ def test_the_kit_catches_a_driver_that_drifts_from_its_documentation(
 ) -> None:
     # still seeded (different seeds differ), but not by the documented key
     monkeypatch.setattr(
-        driver, "chance_rng", lambda state: driver.rng_for(state.seed, 7, len(state.history))
+        driver, "chance_rng", lambda state: keys.rng_for(state.seed, 7, len(state.history))
     )
     check_seed_matters(GAME, PARAMS)
     with pytest.raises(ConformanceError, match="documented derivation"):
@@ -108,11 +108,11 @@ def test_the_kit_catches_a_driver_that_drifts_from_its_documentation(
 
 
 def test_seeds_beyond_64_bits_are_refused_not_folded() -> None:
-    assert driver.mix_key(2**64 - 1) != driver.mix_key(0)
+    assert keys.mix_key(2**64 - 1) != keys.mix_key(0)
     with pytest.raises(UserError, match="2\\*\\*64-1"):
-        driver.mix_key(2**64)  # would equal mix_key(0) if folded
+        keys.mix_key(2**64)  # would equal mix_key(0) if folded
     with pytest.raises(UserError, match="2\\*\\*64-1"):
-        driver.rng_for(-1)
+        keys.rng_for(-1)
 
 
 # --- the final state ---------------------------------------------------------------------------
@@ -254,7 +254,7 @@ def test_a_recorded_outcome_that_is_not_possible_is_malformed(tmp_path: Path) ->
 def test_documented_derivation_is_what_the_driver_applies() -> None:
     """The formula in driver.py's comment, written out: a record keeps this meaning."""
     state = GAME.new_initial_state(PARAMS, seed=12345)
-    rng = np.random.Generator(np.random.PCG64(driver.mix_key(12345, driver.CHANCE_STREAM, 0)))
+    rng = np.random.Generator(np.random.PCG64(keys.mix_key(12345, keys.CHANCE_STREAM, 0)))
     expected = state.chance_outcomes().sample(rng)
     driver.step(state, [RandomAgent(0, GAME), RandomAgent(1, GAME)])
     assert state.history[0] == {"chance": expected.to_json()}
