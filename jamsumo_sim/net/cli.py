@@ -48,6 +48,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--board", help="board name or TOML file (default standard)")
     add_noise_flags(p, default="practice")
     run.add_host_flags(p)
+    p.add_argument(
+        "--web",
+        action="store_true",
+        help="also serve a page on the same port: players join from a browser (docs/network.md)",
+    )
     p.set_defaults(func=cmd_host)
 
     j = subparsers.add_parser(
@@ -107,6 +112,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
     _check_sizes(args)
     options = run.host_options(args)
+    options.web = args.web
     target = args.record or args.resume
     record = check_output_path(target, "--record") if target is not None else None
     if args.resume is not None:

@@ -73,6 +73,7 @@ class Peer:
     aiming: bool = False  # an aim is being written to this client (aims are never queued)
     chat: wire.RateLimiter | None = None
     chat_told: float = -math.inf  # when it was last told its chat is too fast
+    view: bool = False  # a browser: sent the public view and each shot's poses (net/web_view.py)
 
     @property
     def next_n(self) -> int:
@@ -171,6 +172,9 @@ class Host:
                 host.pending.pop(self, None)
                 super().connection_lost(exc)
 
+        extra: dict[str, Any] = {}
+        if self.options.web:
+            extra["process_request"] = self._web_responder()
         async with serve(
             self._handle,
             self.options.bind,
@@ -185,6 +189,7 @@ class Host:
             # may accept two such batches before the first is counted): half the pending cap
             backlog=max(1, self.limits.max_pending // 2),
             ssl=self._tls(),
+            **extra,
         ) as server:
             self.port = server.sockets[0].getsockname()[1]
             self.ready.set()
@@ -192,6 +197,8 @@ class Host:
             self.say(
                 f"hosting {self.state.game.title} on {self.url()} (remote seats: {open_seats})"
             )
+            if self.options.web:
+                self._say_link()
             if _public(self.options.bind) and self.options.password is None:
                 self.say(
                     f"warning: {self.options.bind} is open to other computers and no --password "
@@ -215,6 +222,28 @@ class Host:
         scheme = "wss" if self.options.cert else "ws"
         bind = self.options.bind
         return f"{scheme}://{'[' + bind + ']' if ':' in bind else bind}:{self.port}"
+
+    def _web_responder(self) -> Any:
+        """The page for browsers, built once (net/web_page.py)."""
+        from jamsumo_sim.net.web_page import build_page, responder
+        from jamsumo_sim.net.web_view import scene
+
+        if not self.mirrored:
+            raise UserError("--web serves Jam, Sumo and JamSumo matches only")
+        password = self.options.password is not None
+        page, csp = build_page(scene(self.state, self.seats, password, self.limits))
+        return responder(page, csp)
+
+    def _say_link(self) -> None:
+        from jamsumo_sim.net.web_page import page_url, qr_lines
+
+        link = page_url(self.options.bind, self.port, bool(self.options.cert))
+        self.say(f"play in a browser: {link}")
+        lines = qr_lines(link)
+        if lines is None:
+            self.say("(install segno for a QR code of the link here)")
+        else:
+            self.say("\n".join(lines))
 
     def _tls(self) -> ssl.SSLContext | None:
         if not self.options.cert:
@@ -276,7 +305,12 @@ class Host:
                 raise RuntimeError(f"{state.game.name}: no end after {limit} moves")
             if player == CHANCE:
                 outcome = seeded_outcome(state)
-                await self._apply(lambda o=outcome: state.apply_action(o, known_legal=[o]))
+                shot = None
+                if self.mirrored and state.pending is not None:  # type: ignore[attr-defined]
+                    # a flick's execution: its shot
+                    flick = Action.from_json(state.history[-1]["action"])
+                    shot = (state.pending[0], flick, outcome)  # type: ignore[attr-defined]
+                await self._apply(lambda o=outcome: state.apply_action(o, known_legal=[o]), shot)
             elif player == SIMULTANEOUS:
                 seats = state.simultaneous_seats()
                 moves = await asyncio.gather(*(self._move_of(s) for s in seats))
@@ -284,14 +318,21 @@ class Host:
                 await self._apply(lambda j=joint: state.apply_actions(j))
             else:
                 action = await self._move_of(player)
-                await self._apply(lambda a=action: state.apply_action(a))
+                await self._apply(lambda a=action: state.apply_action(a), (player, action, None))
 
-    async def _apply(self, change: Callable[[], None]) -> None:
+    async def _apply(
+        self, change: Callable[[], None], shot: tuple[int, Action, Action | None] | None = None
+    ) -> None:
+        """Play a move and tell every client; ``shot`` (seat, flick, execution) is a flick that may
+        move dice now: browsers get its poses (net/web_view.py)."""
         state = self.state
         seen, shots = len(state.log), shot_count(state)
+        frames = None
         async with self.lock:
             if self.mirrored:  # a shot takes a while: the host keeps answering meanwhile
-                await asyncio.to_thread(change)
+                viewers = any(p.view for p in self.peers.values())
+                wanted = shot if viewers else None
+                frames = await asyncio.to_thread(self._played_shot, change, wanted)
             else:  # a card move takes microseconds: a thread would only add its hand-over
                 change()
         at = len(state.history) - 1
@@ -307,13 +348,37 @@ class Host:
             self.on_move(state, state.is_terminal())
         new_log = state.log[seen:]
         self._forget_spectators()  # no queue is kept for a spectator long gone
+        view = None
+        if self.mirrored and any(p.view for p in self.peers.values()):
+            from jamsumo_sim.net.web_view import public_view
+
+            view = public_view(state, self.seats, [e.text for e in new_log if e.visible_to(None)])
         for peer in list(self.peers.values()):
             if self.mirrored:
+                if peer.view and frames is not None:
+                    self._post(peer, "shot", at=at, **frames)
                 self._post(peer, "move", at=at, entry=entry, check=check)
+                if peer.view and view is not None:
+                    self._post(peer, "view", **view)
             else:
                 lines = [e.text for e in new_log if e.visible_to(peer.seat)]
                 obs = state.observation(peer.seat)
                 self._post(peer, "update", at=at + 1, obs=obs, log=lines)
+
+    def _played_shot(
+        self, change: Callable[[], None], shot: tuple[int, Action, Action | None] | None
+    ) -> dict[str, Any] | None:
+        """Sample ``shot`` on a copy of the world (for browsers), then make the ``change``."""
+        frames = None
+        if shot is not None:
+            from jamsumo_sim.net.web_view import shot_frames, shot_of
+
+            seat, flick, execution = shot
+            world = shot_of(self.state, flick, execution)
+            if world is not None:
+                frames = shot_frames(self.state, world, seat, str(flick.get("die")), self.limits)
+        change()
+        return frames
 
     async def _move_of(self, seat: int) -> Action:
         """The move of ``seat``: from its local bot, or from its player (a bot or a pause once the
@@ -430,6 +495,12 @@ class Host:
         }
         if self.mirrored:  # the rules' parameters and the moves so far, not the seed
             self._post(peer, "start", params=state.params, history=state.history, **common)
+            if peer.view:  # a browser keeps no copy: the position as it is now
+                from jamsumo_sim.net.web_view import LOG_LINES, public_view
+
+                self._post(
+                    peer, "view", **public_view(state, self.seats, state.log_for(None)[-LOG_LINES:])
+                )
         else:
             self._post(
                 peer,
@@ -589,6 +660,11 @@ class Host:
         token = wire.text(message, "token", 64)
         name = wire.clean_name(wire.text(message, "name", wire.MAX_NAME_CHARS, "") or "")
         have = wire.whole(message, "have") if "have" in message else 0
+        view = message.get("view", False)
+        if not isinstance(view, bool):
+            raise Refusal("malformed", "'view' must be true or false")
+        if view and not (self.options.web and self.mirrored):
+            raise Refusal("view", "this host serves no browser view (start it with --web)")
         if token is not None:
             found = self.peers.get(token)
             if found is None:
@@ -600,7 +676,8 @@ class Host:
             if seat is not None and seat in self.remote and self.agents.get(seat) is not None:
                 del self.agents[seat]  # the player is back: their seat again
                 self.say(f"seat {seat} is back")
-            if peer.restart or have < peer.base:  # what it lacks is gone: a fresh start
+            if peer.restart or have < peer.base or peer.view != view:
+                peer.view = view  # what it lacks is gone (or another kind of client): a fresh start
                 await self._restart(peer, have)
             else:
                 peer.sent = min(have, peer.next_n)
@@ -610,12 +687,12 @@ class Host:
             limit = self.limits.max_spectators
             if self._watching() >= limit:
                 raise Refusal("full", f"no room: {limit} spectators already watch")
-            peer = Peer(None, secrets.token_hex(16), name or str(self._watching() + 1))
-            self.peers[peer.token] = peer
-            async with self.lock:
+            peer = Peer(None, secrets.token_hex(16), name or str(self._watching() + 1), view=view)
+            async with self.lock:  # no move is posted to it before its start message
+                self.peers[peer.token] = peer
                 self._start_message(peer)
         else:
-            peer = await self._claim(message, name)
+            peer = await self._claim(message, name, view)
         peer.conn = conn
         peer.left_at = None
         peer.wake.set()
@@ -629,7 +706,7 @@ class Host:
             self.seated.set()
         return peer
 
-    async def _claim(self, message: dict[str, Any], name: str) -> Peer:
+    async def _claim(self, message: dict[str, Any], name: str, view: bool = False) -> Peer:
         seat = message.get("seat")
         if seat is None:
             free = [s for s in self.remote if s not in self.holders]
@@ -642,12 +719,12 @@ class Host:
                 raise Refusal("seat", f"seat {seat} is not open to remote players")
             if seat in self.holders:
                 raise Refusal("seat", f"seat {seat} is taken")
-        peer = Peer(seat, secrets.token_hex(16), name)
+        peer = Peer(seat, secrets.token_hex(16), name, view=view)
         if self.journal is not None:  # kept for --resume: the player rejoins this seat with it
             self.journal.token(seat, peer.token)
-        self.peers[peer.token] = peer
         self.holders[seat] = peer
-        async with self.lock:
+        async with self.lock:  # no move is posted to it before its start message
+            self.peers[peer.token] = peer
             self._start_message(peer)
             if seat in self.waiting:  # a seat claimed while it is to move (a resumed match)
                 self._post_turn(seat)

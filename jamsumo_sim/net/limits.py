@@ -35,6 +35,8 @@ class NetLimits:
     first_delay_s: float
     max_delay_s: float
     addresses_kept: int
+    shot_rate_hz: float
+    max_shot_bytes: int
 
 
 @lru_cache(maxsize=1)
