@@ -21,6 +21,8 @@ from card_games.terminal.closing import (
     unfinished_save,
 )
 from card_games.terminal.display import TableDisplay, builder
+from card_games.terminal.input import CardInput
+from card_games.terminal.pace import Pacer, choose_pace, pace_arg
 from card_games.terminal.table import look_for
 from card_games.wording import result_line
 from jamsumo_sim import __version__
@@ -80,7 +82,13 @@ def build_agents(
     for seat, name in enumerate(names):
         if name == "human":
             show = display.show if display is not None else None
-            agents.append(ConsoleAgent(seat, game, handover=hot_seat, show_table=show))
+            compact = display is not None and display.look.compact
+            # compact: each move menu in the rows the table leaves (an 80×24 terminal)
+            rows = display.menu_rows if display is not None and compact else None
+            helper = CardInput.for_game(game, menu_rows=rows) if compact else None
+            agents.append(
+                ConsoleAgent(seat, game, handover=hot_seat, show_table=show, helper=helper)
+            )
         elif name in bots:
             agents.append(bots[name](seat, game))
         else:
@@ -179,9 +187,12 @@ def run_match(
     as_json: bool,
     display: TableDisplay,
     seatings: list[Seating] | None = None,
+    pacer: Pacer | None = None,
 ) -> int:
-    """Play to the end or a stop; ``seatings``: the seats of a resumed match before now."""
+    """Play to the end or a stop; ``seatings``: the seats of a resumed match before now;
+    ``pacer``: the pause after each bot move shown live (``--pace``)."""
     humans = any(a.is_human for a in agents)
+    pacer = pacer or Pacer()
     names = seat_names(agents)
     save_to = record if record is not None else default_save_path(game)
     # with a person at the table the match is saved after every move: closing the terminal
@@ -196,12 +207,21 @@ def run_match(
             autosaved[:] = [where] if where is not None else []
         if as_json:
             return
-        if humans:  # people see each event once, in the table at their next prompt
-            display.record(event.log)
+        mover = event.entry.get("seat")
+        by_bot = isinstance(mover, int) and not agents[mover].is_human
+        by_person = isinstance(mover, int) and not by_bot
+        if humans and (by_person or pacer.pace <= 0):
+            display.record(event.log)  # people see each event once, in their next table
             return
+        if humans:  # bots' moves and the deals at a human pace: shown as they happen, once
+            display.record(event.log, shown_live=True)
         for entry in event.log:
             if entry.visible_to(None):  # the shared screen shows public lines only
-                print(f"  {entry.text}")
+                line = f"  {entry.text}"  # a person's terminal: wrapped to the tables' width
+                text = textwrap.fill(line, display.look.width, subsequent_indent="    ")
+                print(text if humans else line, flush=True)
+        if by_bot:
+            pacer.after_bot_move()
 
     with stop_on_closing_signals() as closing:
         try:
@@ -287,7 +307,8 @@ def make_display(game: Game, args: argparse.Namespace) -> TableDisplay:
     """The table people see: plain when asked or piped; JumbleJack's memory aid on ``--aid``."""
     if args.aid and game.name != "jumblejack":
         raise UserError(f"--aid: only JumbleJack has a memory aid, not {game.title}")
-    return TableDisplay(game, look_for(sys.stdout, plain=args.plain, aid=args.aid))
+    compact = True if args.compact else None  # None: compact on a terminal under 40 rows
+    return TableDisplay(game, look_for(sys.stdout, args.plain, args.aid, compact))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -307,7 +328,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         args.file, args.seats, args.record = str(found[0]), None, None
         return cmd_resume(args)
     seed = chosen_seed(args.seed, "card-games")  # once the arguments are checked; recorded
-    return run_match(game, agents, seed, params, None, record, args.json, display)
+    return run_match(
+        game, agents, seed, params, None, record, args.json, display, None, make_pacer(args)
+    )
+
+
+def make_pacer(args: argparse.Namespace) -> Pacer:
+    """``--pace``, or a default pause when the moves are shown at a terminal."""
+    return Pacer(choose_pace(args.pace, sys.stdout.isatty(), args.json))
 
 
 def offer_resume(game: Game, path: Path, moves: int) -> bool:
@@ -338,7 +366,16 @@ def cmd_resume(args: argparse.Namespace) -> int:
     print(f"Resuming {state.game.title} after {len(state.history)} moves.", file=sys.stderr)
     seatings = data.get("seatings") or [{"from": 0, "seats": list(data["seats"])}]
     return run_match(
-        state.game, agents, state.seed, None, state, record, args.json, display, seatings
+        state.game,
+        agents,
+        state.seed,
+        None,
+        state,
+        record,
+        args.json,
+        display,
+        seatings,
+        make_pacer(args),
     )
 
 
@@ -374,6 +411,19 @@ def add_display_flags(p: argparse.ArgumentParser) -> None:
         "--aid",
         action="store_true",
         help="JumbleJack: list every earlier statement (default: only the top cards, as at a table)",
+    )
+    p.add_argument(
+        "--compact",
+        action="store_true",
+        help="each screen fits 80x24: tables without borders, short menus ('board' redraws, 'full' shows all); "
+        "the default on a terminal of fewer than 40 rows",
+    )
+    p.add_argument(
+        "--pace",
+        type=pace_arg,
+        metavar="SECONDS",
+        help="pause after each bot move so it can be followed (default: 0.8 at a terminal, "
+        "0 when piped or with --json)",
     )
 
 

@@ -1,6 +1,8 @@
 """`card-games export RECORD --out game.html`: a recorded card game as one readable, self-contained
-page (no script, no network): the game's public log, the final table as the terminal draws it, the
-score breakdown and every hidden card that counts, revealed (each game's ``render.report``)."""
+page (no network): a stepper through the game move by move (the public table and events of each
+step, as the JamSumo replay page steps through shots), the game's public log, the final table as
+the terminal draws it, the score breakdown and every hidden card that counts, revealed (each
+game's ``render.report``). Without its script the page still reads as a static page."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from card_games.export_steps import stepper_html, steps
 from card_games.terminal.display import TableDisplay, builder
 from card_games.terminal.report import _cell
 from card_games.terminal.table import Look
@@ -81,6 +84,8 @@ def build_page(state: Any, data: Mapping[str, Any]) -> str:
             f'<p id="result">Unfinished after {len(state.history)} moves '
             "(card-games resume goes on).</p>"
         )
+    # at the top, under the players: the public tables only, nothing hidden shows
+    parts.insert(2, stepper_html(steps(data)))
     parts += ["<h2>Game log</h2>", f'<ol id="log">{log}</ol>']
     title = _e(f"{game.title} — seed {state.seed}")
     return (
@@ -93,8 +98,10 @@ def build_page(state: Any, data: Mapping[str, Any]) -> str:
 
 
 DESCRIPTION = """\
-Write a recorded card game as one self-contained HTML page (no script, no
-network): the players, seed and variant and the public game log; for a
+Write a recorded card game as one self-contained HTML page (no network): the
+players, seed and variant, a stepper through the game (prev/next, a slider,
+the arrow keys: the public table and events after each move) and the public
+game log; for a
 finished game also the winner, the score breakdown, every hidden card that
 counted, revealed, and the final table as the terminal draws it. An unfinished
 game's page shows the public log only (nothing hidden is revealed)."""

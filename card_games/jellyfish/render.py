@@ -4,7 +4,7 @@ pile, what is being given away, and the events since the viewer last looked; the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -15,7 +15,6 @@ from card_games.terminal.report import end_report
 from card_games.terminal.table import Look, fits, heading, seat_name, snapshot, table
 
 if TYPE_CHECKING:
-    from card_games.jellyfish.game import JellyfishGame
     from card_games.jellyfish.state import JellyfishState
 
 # What each step of a turn asks for, in a person's words.
@@ -82,14 +81,25 @@ def _seat_blocks(
     return Group(*blocks)
 
 
-def deck_of(game: JellyfishGame, obs: Mapping[str, Any]) -> Deck:
+class JellyfishRules(Protocol):
+    """What the table reads of the game (a protocol: the game module imports this one)."""
+
+    decks: dict[str, Deck]
+    deck: Deck
+
+
+def deck_of(game: JellyfishRules, obs: Mapping[str, Any]) -> Deck:
     return game.decks.get(str(obs.get("variant")), game.deck)
 
 
 def build(
-    game: JellyfishGame, obs: Mapping[str, Any], seat: int | None, look: Look
+    game: JellyfishRules, obs: Mapping[str, Any], seat: int | None, look: Look
 ) -> list[RenderableType]:
     """The table's parts, top to bottom (``terminal.table.view`` adds the events under them)."""
+    if look.compact:  # an 80×24 terminal: the same facts in fewer rows
+        from card_games.jellyfish import compact
+
+        return compact.build(game, obs, seat, look)
     deck = deck_of(game, obs)
     to_move = None if obs["over"] else obs["active"]
     if obs["over"]:
@@ -124,7 +134,7 @@ def build(
     return parts
 
 
-def render(game: JellyfishGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
+def render(game: JellyfishRules, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
     return snapshot(build, game, obs, seat, look)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -16,8 +16,15 @@ from card_games.terminal.report import end_report
 from card_games.terminal.table import Look, heading, seat_name, snapshot, table
 
 if TYPE_CHECKING:
-    from card_games.jumble_jam.game import JumbleJamGame
+    from card_games.jumble_jam.cards import Catalog
     from card_games.jumble_jam.state import JumbleJamState
+
+
+class JumbleJamRules(Protocol):
+    """What the table reads of the game (a protocol: the game module imports this one)."""
+
+    catalog: Catalog
+
 
 # Widest a card cell of the oven gets ("1 croissant" fits); narrower when the terminal is.
 CELL_WIDTH = 14
@@ -61,9 +68,13 @@ def _status(obs: Mapping[str, Any]) -> str:
 
 
 def build(
-    game: JumbleJamGame, obs: Mapping[str, Any], seat: int | None, look: Look
+    game: JumbleJamRules, obs: Mapping[str, Any], seat: int | None, look: Look
 ) -> list[RenderableType]:
     """The table's parts, top to bottom (``terminal.table.view`` adds the events under them)."""
+    if look.compact:  # an 80×24 terminal: the same facts in fewer rows
+        from card_games.jumble_jam import compact
+
+        return compact.build(game, obs, seat, look)
     n = obs["players"]
     variant = f" ({obs['variant']})" if obs["variant"] != "standard" else ""
     die = obs["die"] or "-"
@@ -134,7 +145,7 @@ def build(
     return parts
 
 
-def render(game: JumbleJamGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
+def render(game: JumbleJamRules, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
     return snapshot(build, game, obs, seat, look)
 
 

@@ -14,10 +14,9 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from card_games.terminal.report import end_report
-from card_games.terminal.table import Look, heading, seat_name, snapshot, table
+from card_games.terminal.table import Look, heading, seat_label, snapshot, table
 
 if TYPE_CHECKING:
-    from card_games.jumblejack.game import JumbleJackGame
     from card_games.jumblejack.state import JumbleJackState
 
 # What each stage asks for, in a person's words.
@@ -66,16 +65,16 @@ def _to_act(obs: Mapping[str, Any]) -> tuple[str, int | list[int] | None]:
     return "", None
 
 
-def build(
-    game: JumbleJackGame, obs: Mapping[str, Any], seat: int | None, look: Look
-) -> list[RenderableType]:
+def build(game: Any, obs: Mapping[str, Any], seat: int | None, look: Look) -> list[RenderableType]:
     """The table's parts, top to bottom (``terminal.table.view`` adds the events under them)."""
     who, to_move = _to_act(obs)
     stage = STAGE_WORDS.get(obs["stage"], obs["stage"])
     status = f"Round {obs['round']}: {stage}" + (f"; {who}" if who else "") + "."
+    head = heading(f" JumbleJack - {obs['players']} players ", look)
+    if look.compact:  # an 80×24 terminal: the status beside the title, no legend
+        head.append(f" {status}")
     parts: list[RenderableType] = [
-        heading(f" JumbleJack - {obs['players']} players ", look),
-        Text(status),
+        *([head] if look.compact else [head, Text(status)]),
         Text(
             f"Doll: {_outfit(obs['doll'])} - held by seat {obs['doll_holder']} "
             f"(set-up pirate: {_outfit(obs['doll_card'])}). "
@@ -91,7 +90,8 @@ def build(
     said: dict[int, list[str]] = {}
     for d in obs["declarations"]:
         said.setdefault(d["seat"], []).append(_statement(d))
-    columns = ["seat", "Rings", "cards", "top card (its statement)", "tags"]
+    top_card = "top card" if look.compact else "top card (its statement)"
+    columns = ["seat", "Rings", "cards", top_card, "tags"]
     if look.aid:
         columns.append("every statement (memory aid)")
     rows = table(look, *columns)
@@ -116,7 +116,7 @@ def build(
             else "no cards"
         )
         row = [
-            seat_name(s, seat, to_move),
+            seat_label(s, seat, to_move, look),
             str(obs["fingers"][s]),
             str(stack["cards"]),
             top_text,
@@ -136,14 +136,14 @@ def build(
             parts.append(Text(f"Game over: seat {result['cursed']} is cursed; everyone else wins."))
         else:
             parts.append(Text(f"Game over: seat {result['sole_winner']} alone wins."))
-    if not look.aid:
+    if not look.aid and not look.compact:
         parts.append(
             Text("Only the top cards show: remember what was said (--aid lists every statement).")
         )
     return parts
 
 
-def render(game: JumbleJackGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
+def render(game: Any, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
     return snapshot(build, game, obs, seat, look)
 
 

@@ -9,15 +9,33 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Mapping
+from contextvars import ContextVar
+from dataclasses import replace
 from typing import Any
 
-from card_games.terminal.table import MAX_EVENTS, RECENT_EVENTS, Look, to_text, view
+from rich.console import Group
+
+from card_games.terminal.changes import bare_lines, marked
+from card_games.terminal.table import (
+    COMPACT_MIN_MENU_ROWS,
+    COMPACT_RESERVE,
+    MAX_EVENTS,
+    RECENT_EVENTS,
+    Look,
+    events,
+    to_text,
+    view,
+)
 from jamsumo_sim.turnloop.state import Game, LogEntry, State
 
 
 def builder(game: Game) -> Any:
     """The game's ``render`` module (``card_games.<game>.render``): ``build`` and ``report``."""
     return importlib.import_module(f"card_games.{game.name}.render")
+
+
+# Set while `full` is answered: the compact layout draws the full table once (it may scroll).
+FULL_LAYOUT: ContextVar[bool] = ContextVar("FULL_LAYOUT", default=False)
 
 
 class TableDisplay:
@@ -28,30 +46,97 @@ class TableDisplay:
         self.look = look
         self.entries: list[LogEntry] = []
         self.seen: dict[int | None, int] = {}  # seat -> how many recorded entries it has seen
+        self.live: set[int] = set()  # public entries already printed as they happened (--pace)
+        # seat -> (the table it saw before the last one, the last one): what to mark as changed
+        self.looks: dict[int | None, tuple[list[str] | None, list[str] | None]] = {}
+        self.rows_shown = 0  # rows of the last compact screen drawn (the menu gets the rest)
 
-    def record(self, entries: Iterable[LogEntry]) -> None:
+    def record(self, entries: Iterable[LogEntry], shown_live: bool = False) -> None:
+        """Keep ``entries`` for the next prompts; ``shown_live``: their public lines were just
+        printed to everyone at the table (a bot's move at a human pace), so not listed again."""
+        start = len(self.entries)
         self.entries.extend(entries)
+        if shown_live:
+            self.live.update(
+                i for i in range(start, len(self.entries)) if self.entries[i].visible_to(None)
+            )
 
     def new_events(self, seat: int | None) -> tuple[list[str], int] | None:
         """Lines ``seat`` may read recorded since it last looked (the newest ``MAX_EVENTS``)
         and how many older new ones are left out; None if nothing is new."""
         start = self.seen.get(seat, 0)
         self.seen[seat] = len(self.entries)
-        lines = [e.text for e in self.entries[start:] if e.visible_to(seat)]
+        lines = [
+            e.text
+            for i, e in enumerate(self.entries[start:], start)
+            if e.visible_to(seat) and i not in self.live
+        ]
         if not lines:
             return None
         return lines[-MAX_EVENTS:], max(0, len(lines) - MAX_EVENTS)
 
     def show(self, observation: Mapping[str, Any], seat: int | None) -> str:
-        """The table as text, for the agent to print before listing the moves."""
+        """The table as text, for the agent to print before listing the moves: what changed
+        since ``seat`` last looked marked; compact, the table and events fit the rows left
+        above the menu."""
         fresh = self.new_events(seat)
         if fresh is None:  # nothing new (e.g. just resumed): the last few, marked as not new
             lines, earlier, new = list(observation.get("log") or [])[-RECENT_EVENTS:], 0, False
         else:
             (lines, earlier), new = fresh, True
-        build = builder(self.game).build
-        renderable = view(build, self.game, observation, seat, self.look, lines, earlier, new)
-        return to_text(renderable, self.look)
+        table = self.table(observation, seat)
+        if not self.look.compact:
+            return table + "\n" + to_text(events(lines, self.look, earlier, new), self.look)
+        if FULL_LAYOUT.get():  # `full`: the whole table, every fact written out
+            return table
+        table = self.cut(table)
+        screen = table + "\n" + self.fitted_events(table, lines, earlier, new)
+        self.rows_shown = screen.count("\n") + 1
+        return screen
+
+    def menu_rows(self) -> int:
+        """The rows the compact screen just drawn leaves for the move menu (the prompt below)."""
+        return max(COMPACT_MIN_MENU_ROWS, self.look.height - 1 - self.rows_shown)
+
+    def cut(self, table: str) -> str:
+        """The compact table in the rows above the menu and one line of events; what does not
+        fit is left to `board` (each game's compact table puts what matters most first)."""
+        room = self.look.height - COMPACT_MIN_MENU_ROWS - 2  # the prompt and one line of events
+        rows = table.split("\n")
+        if len(rows) <= room:
+            return table
+        kept = rows[: room - 1]
+        return "\n".join([*kept, f" … {len(rows) - len(kept)} more rows: 'full' shows them"])
+
+    def table(self, observation: Mapping[str, Any], seat: int | None) -> str:
+        """The game's table with the changes since this seat's previous look marked."""
+        look = self.look
+        # plain: a one-column gutter for the change marks
+        drawn = replace(look, width=look.width - 1) if look.plain else look
+        parts = builder(self.game).build(self.game, observation, seat, drawn)
+        text = to_text(Group(*parts), drawn)
+        now = bare_lines(text)
+        before, shown = self.looks.get(seat, (None, None))
+        if now != shown:  # a redraw of the same table (`board`) keeps the same marks
+            before = shown
+            self.looks[seat] = (before, now)
+        if FULL_LAYOUT.get() and look.compact:  # `full`: every fact written out
+            full = replace(drawn, compact=False)
+            return to_text(
+                Group(*builder(self.game).build(self.game, observation, seat, full)), full
+            )
+        return marked(text, before, look)
+
+    def fitted_events(self, table: str, lines: list[str], earlier: int, new: bool) -> str:
+        """The newest events that fit under ``table`` above the menu (at least their title)."""
+        room = self.look.height - COMPACT_RESERVE - table.count("\n") - 1
+        for keep in range(len(lines), 0, -1):
+            left_out = earlier + len(lines) - keep
+            text = to_text(events(lines[-keep:], self.look, left_out, new), self.look)
+            if text.count("\n") + 1 <= room:
+                return text
+        title = "New since your last look" if new else "Recent events"
+        return f"{title}: {len(lines) + earlier} ('log' lists them)"
 
     def end(self, state: State) -> str:
         """The final table for everyone, every hidden card that counts revealed, and the score
@@ -61,7 +146,11 @@ class TableDisplay:
         module = builder(self.game)
         # the public events since the people at the table last looked (the earliest of them)
         start = min((n for seat, n in self.seen.items() if seat is not None), default=0)
-        public = [e.text for e in self.entries[start:] if e.visible_to(None)]
+        public = [
+            e.text
+            for i, e in enumerate(self.entries[start:], start)
+            if e.visible_to(None) and i not in self.live
+        ]
         lines, earlier = public[-MAX_EVENTS:], max(0, len(public) - MAX_EVENTS)
         table = view(
             module.build, self.game, state.observation(None), None, self.look, lines, earlier, True

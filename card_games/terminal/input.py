@@ -21,9 +21,11 @@ import difflib
 import re
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from card_games.terminal.display import FULL_LAYOUT
 from card_games.terminal.table import terminal_width
 from jamsumo_sim.turnloop.actions import Action
 from jamsumo_sim.turnloop.agents import QuitRequest, SaveRequest, SeatView
@@ -32,10 +34,15 @@ from jamsumo_sim.turnloop.agents import QuitRequest, SaveRequest, SeatView
 LONG_LIST = 14
 FOLD_SHOWN = 2  # moves shown of a folded group
 FOLD_FROM = 5  # groups of at least this many moves fold in a long list
+COLUMN_ROWS = 6  # a long list of short moves is shown side by side when it fits in these rows
+# The compact layout's menu rows (None: not compact); set while a compact seat decides.
+MENU_ROWS: ContextVar[int | None] = ContextVar("MENU_ROWS", default=None)
 HELP = (
     "Type a number or a move's name; a word (a card, 'seat 2', a kind such as 'put') lists the "
-    "moves it matches; 'all' lists every move; 'save [FILE]' or 'quit'."
+    "moves it matches; 'all' lists every move; 'board' draws the table again, 'full' all of "
+    "it, 'log' the recent events; 'save [FILE]' or 'quit'."
 )
+LOG_LINES = 20  # events 'log' lists
 
 Plan = list[Action]
 
@@ -67,19 +74,49 @@ def fit(text: str, width: int) -> str:
     return "\n".join(out)
 
 
+# Typed at any prompt: draw the table again (with the moves listed last), the full table (the
+# compact layout leaves some out), or the recent events.
+BOARD_WORDS = ("board", "table", "redraw")
+FULL_WORDS = ("full",)
+LOG_WORDS = ("log", "events")
+
+
 class Fitted:
     """A console whose printed lines fit the width the tables are drawn at (the same
-    ``terminal_width`` of the same stream), so a long move name wraps under itself."""
+    ``terminal_width`` of the same stream), so a long move name wraps under itself; ``board``
+    typed at any of its prompts draws the table again (then the moves last listed), ``log``
+    lists the recent events."""
 
-    def __init__(self, console: Console, width: int | None = None) -> None:
+    def __init__(
+        self, console: Console, width: int | None = None, view: SeatView | None = None
+    ) -> None:
         self.inner = console
         self.width = width or terminal_width(getattr(console, "stdout", None))
+        self.view = view
+        self.said: list[str] = []  # said since the last answer (its last: the moves listed)
 
     def ask(self, prompt: str) -> str:
-        return self.inner.ask(prompt)
+        while True:
+            text = self.inner.ask(prompt)
+            word = text.lower()
+            if self.view is None or word not in (*BOARD_WORDS, *FULL_WORDS, *LOG_WORDS):
+                self.said = []
+                return text
+            if word in LOG_WORDS:
+                log = list(self.view.observation.get("log") or [])[-LOG_LINES:]
+                self.inner.say(fit("\n".join(f" - {line}" for line in log), self.width))
+                continue
+            token = FULL_LAYOUT.set(word in FULL_WORDS)
+            try:
+                self.inner.show_view(self.view)
+            finally:
+                FULL_LAYOUT.reset(token)
+            if self.said:  # the moves last listed again, under the table (a screen's room)
+                self.inner.say(self.said[-1])
 
     def say(self, text: str = "") -> None:
-        self.inner.say(fit(text, self.width))
+        self.said.append(fit(text, self.width))
+        self.inner.say(self.said[-1])
 
     def show_view(self, view: SeatView) -> None:
         self.inner.show_view(view)
@@ -160,14 +197,65 @@ def _line(entry: MenuLine, width: int) -> str:
     return f"  {entry.number:>{width}}. {entry.action.name}{note}"
 
 
+def in_columns(
+    lines: Sequence[MenuLine], digits: int, width: int, most: int = 0
+) -> list[str] | None:
+    """Short moves without notes side by side, read down each column (``jar A1|B1``…);
+    None when they would not fit in ``COLUMN_ROWS`` rows of ``width``."""
+    if any(e.note for e in lines):
+        return None
+    cells = [_line(e, digits).rstrip() for e in lines]
+    cell = max(len(c) for c in cells) + 1
+    across = max(1, (width + 1) // cell)
+    rows = -(-len(cells) // across)
+    if rows > (most or COLUMN_ROWS):
+        return None
+    return [
+        "".join(
+            f"{cells[r + k * rows]:<{cell}}" for k in range(across) if r + k * rows < len(cells)
+        ).rstrip()
+        for r in range(rows)
+    ]
+
+
+def compact_menu(lines: Sequence[MenuLine], digits: int, rows: int) -> str:
+    """At most ``rows`` rows: side by side if they fit, else the first moves and how many more
+    (every number stays typeable; 'all' or a word lists the rest)."""
+    width = terminal_width()
+    wrapped = [fit(_line(e, digits), width) for e in lines]
+    if sum(w.count("\n") + 1 for w in wrapped) <= rows:
+        return "\n".join(wrapped)
+    columns = in_columns(lines, digits, width, rows)
+    if columns is not None:
+        return "\n".join(columns)
+    shown: list[str] = []
+    listed = 0
+    for text in wrapped:
+        if len(shown) + text.count("\n") + 1 > rows - 1:
+            break
+        shown += text.split("\n")
+        listed += 1
+    kinds = list(dict.fromkeys(e.kind for e in lines))
+    words = f"'{kinds[0]}', '{kinds[1]}'… or 'all'" if len(kinds) > 1 else "'all'"
+    return "\n".join([*shown, f"      … {len(lines) - listed} more: {words} lists them"])
+
+
 def format_menu(lines: Sequence[MenuLine], everything: bool = False) -> str:
-    """The plain menu: one numbered line per move; a long list grouped by kind, big groups
-    folded to their first moves with how to see the rest (every number stays typeable)."""
+    """The plain menu: one numbered line per move; a long list of short moves side by side
+    (all of them: one kind is never folded), else grouped by kind, big groups folded to their
+    first moves with how to see the rest (every number stays typeable). In the compact layout
+    (``MENU_ROWS`` set) at most that many rows."""
     if not lines:
         return "  (no moves)"
     width = len(str(max(e.number for e in lines)))
+    rows = MENU_ROWS.get()
+    if rows is not None and not everything:
+        return compact_menu(lines, width, rows)
     if everything or len(lines) <= LONG_LIST:
         return "\n".join(_line(e, width) for e in lines)
+    columns = in_columns(lines, width, terminal_width())
+    if columns is not None:
+        return "\n".join(columns)
     groups: dict[str, list[MenuLine]] = {}
     for entry in lines:
         groups.setdefault(entry.kind, []).append(entry)
@@ -311,7 +399,7 @@ class Menu:
 
 
 # Words a person may type at any prompt besides the moves (typos of these get a suggestion too).
-COMMANDS = ("help", "all", "list", "moves", "quit", "save")
+COMMANDS = ("help", "all", "list", "moves", "quit", "save", "board", "full", "log")
 
 
 def did_you_mean(text: str, lines: Sequence[MenuLine]) -> str:
@@ -365,25 +453,50 @@ def _extension(game_name: str) -> Extension:
 class CardInput:
     """The card games' :class:`~jamsumo_sim.turnloop.agents.InputHelper`: one per person."""
 
-    def __init__(self, extension: Extension | None = None, fmt: MenuFormat = format_menu) -> None:
+    def __init__(
+        self,
+        extension: Extension | None = None,
+        fmt: MenuFormat = format_menu,
+        menu_rows: Callable[[], int] | None = None,
+    ) -> None:
         self.extension = extension or Extension()
         self.menu = Menu(fmt)
         self.expect = -1  # the history length at which this seat's next decision is the same step
+        # the compact layout: the rows the table just drawn leaves for each menu
+        self.menu_rows = menu_rows
 
     @classmethod
-    def for_game(cls, game: Any, fmt: MenuFormat = format_menu) -> CardInput:
-        return cls(_extension(game.name), fmt)
+    def for_game(
+        cls, game: Any, fmt: MenuFormat = format_menu, menu_rows: Callable[[], int] | None = None
+    ) -> CardInput:
+        return cls(_extension(game.name), fmt, menu_rows)
 
     def decide(self, view: SeatView, console: Console) -> Plan:
+        rows = self.menu_rows() if self.menu_rows is not None else None
+        token = MENU_ROWS.set(rows)  # the dialogues' menus too
+        try:
+            return self._decide(view, console)
+        finally:
+            MENU_ROWS.reset(token)
+
+    def _decide(self, view: SeatView, console: Console) -> Plan:
         ext = self.extension
-        console = Fitted(console)  # every line said fits the tables' width
+        console = Fitted(console, view=view)  # every line said fits the tables' width
         continuing = view.history_length == self.expect
         actions = ext.order(view, view.legal_actions)
 
         def show() -> None:
-            console.say(f"Seat {view.seat}, your move:")
+            if self.menu_rows is None:  # compact: the prompt names the seat (one row less)
+                console.say(f"Seat {view.seat}, your move:")
             console.say(self.menu.show(actions, continuing, lambda a: ext.note(view, a)))
 
+        if len(actions) == 1 and not is_pseudo(actions[0]):
+            # a forced move (a steal with one legal choice…) is played, not asked: said instead
+            console.say(f"Seat {view.seat}: your only move, played: {actions[0].name}.")
+            plan = ext.expand(view, actions[0], console)
+            if plan:
+                self.expect = -1
+                return plan
         show()
         while True:
             answer = self.menu.resolve(

@@ -32,16 +32,28 @@ RECENT_EVENTS = 6
 # At most this many new events are listed (a whole round of bot moves fits); older ones are
 # counted ("… 12 earlier events not shown").
 MAX_EVENTS = 40
+# Terminals with fewer rows than this get the compact layout (an 80×24 terminal among them).
+COMPACT_BELOW_ROWS = 40
+DEFAULT_HEIGHT = 24
+MIN_HEIGHT = 16  # a compact screen needs this many rows; fewer are drawn as if there were
+# Compact: the events leave this many rows for the move menu, the prompt one below it; a tall
+# table may take all but COMPACT_MIN_MENU_ROWS of them (the menu then folds to the rows left).
+COMPACT_MENU_ROWS = 5
+COMPACT_MIN_MENU_ROWS = 3
+COMPACT_RESERVE = COMPACT_MENU_ROWS + 1
 
 
 @dataclass(frozen=True)
 class Look:
-    """How to draw: ``plain`` (no colour, ASCII borders), the width in columns, and ``aid``
-    (JumbleJack's memory aid: every earlier statement instead of the top cards only)."""
+    """How to draw: ``plain`` (no colour, ASCII borders), the width in columns, ``aid``
+    (JumbleJack's memory aid: every earlier statement instead of the top cards only), and
+    ``compact``: each prompt's screen fits ``height`` rows (tables without borders, no legends)."""
 
     plain: bool = True
     width: int = DEFAULT_WIDTH
     aid: bool = False
+    compact: bool = False
+    height: int = DEFAULT_HEIGHT
 
 
 def terminal_width(stream: TextIO | None = None) -> int:
@@ -57,12 +69,33 @@ def terminal_width(stream: TextIO | None = None) -> int:
     return max(MIN_WIDTH, min(MAX_WIDTH, width))
 
 
-def look_for(stream: TextIO | None, plain: bool, aid: bool = False) -> Look:
-    """The look for output to ``stream``: plain when asked or when it is not a terminal."""
+def terminal_height(stream: TextIO | None = None) -> int | None:
+    """The terminal's rows (``LINES`` first), or None when the output is no terminal."""
+    stream = stream or sys.stdout
+    lines = os.environ.get("LINES", "")
+    if lines.isdigit():
+        return int(lines)
+    if bool(getattr(stream, "isatty", lambda: False)()):
+        return shutil.get_terminal_size((DEFAULT_WIDTH, DEFAULT_HEIGHT)).lines
+    return None
+
+
+def look_for(
+    stream: TextIO | None, plain: bool, aid: bool = False, compact: bool | None = None
+) -> Look:
+    """The look for output to ``stream``: plain when asked or when it is not a terminal;
+    compact when asked, or (``compact`` None) on a terminal of fewer than 40 rows."""
     stream = stream or sys.stdout
     tty = bool(getattr(stream, "isatty", lambda: False)())
+    rows = terminal_height(stream)
+    if compact is None:
+        compact = rows is not None and rows < COMPACT_BELOW_ROWS
     return Look(
-        plain=plain or not tty or "NO_COLOR" in os.environ, width=terminal_width(stream), aid=aid
+        plain=plain or not tty or "NO_COLOR" in os.environ,
+        width=terminal_width(stream),
+        aid=aid,
+        compact=compact,
+        height=max(MIN_HEIGHT, rows) if rows is not None else DEFAULT_HEIGHT,
     )
 
 
@@ -115,10 +148,11 @@ def table(look: Look, *columns: str, title: str | None = None) -> Table:
     """A table with a header row; long cells wrap inside their column, never past the width."""
     out = Table(
         *columns,
-        title=title,
+        title=None if look.compact else title,  # compact: the header row names it
         title_justify="left",
-        box=box.ASCII if look.plain else box.SIMPLE_HEAD,
-        show_edge=look.plain,
+        # compact: no borders (a header row and the rows only)
+        box=None if look.compact else box.ASCII if look.plain else box.SIMPLE_HEAD,
+        show_edge=look.plain and not look.compact,
         header_style="" if look.plain else "bold",
         title_style="" if look.plain else "bold",
         pad_edge=False,
@@ -179,3 +213,29 @@ def flow(lead: str, items: Sequence[str], look: Look, sep: str = "; ") -> Text:
             line = indent + piece
     lines.append(line)
     return Text("\n".join(lines))
+
+
+def flow_cut(lead: str, items: Sequence[str], look: Look, rows: int, sep: str = "; ") -> Text:
+    """:func:`flow` in at most ``rows`` lines: the first items that fit, then how many more
+    (the compact layout; the full table lists them all)."""
+    whole = flow(lead, items, look, sep)
+    if whole.plain.count("\n") < rows:
+        return whole
+    for keep in range(len(items) - 1, -1, -1):
+        cut = flow(lead, [*items[:keep], f"… +{len(items) - keep} more"], look, sep)
+        if cut.plain.count("\n") < rows:
+            return cut
+    return Text(f"{lead} {len(items)} (see 'full')")
+
+
+def seat_label(seat: int, viewer: int | None, to_move: Any, look: Look) -> Text:
+    """:func:`seat_name`, or in the compact layout (no borders) ``Seat 2 (you, to move)``: a
+    bare ``Seat 2 > …`` at the start of a line would read like a prompt."""
+    if not look.compact:
+        return seat_name(seat, viewer, to_move)
+    moving = seat in to_move if isinstance(to_move, Collection) else seat == to_move
+    notes = [n for n, on in (("you", seat == viewer), ("to move", moving)) if on]
+    text = Text(f"Seat {seat}")
+    if notes:
+        text.append(f" ({', '.join(notes)})", style="" if look.plain else "bold")
+    return text

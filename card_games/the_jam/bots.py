@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD, Card, CardSet, TaskCard, card_rank
+from card_games.the_jam.refusals import RefusalMemory
 from card_games.the_jam.scoring import task_points, yum_points
 from jamsumo_sim.turnloop import Action, Game, HeuristicAgent, SeatView
 
@@ -186,33 +187,19 @@ class TradeTarget(NamedTuple):
 _TARGETS: dict[tuple[Any, ...], TradeTarget | None] = {}
 
 
-Refusal = tuple[int, tuple[str, ...], tuple[str, ...]]  # (partner, our labels, their labels)
-
-
 class SmartAgent(HeuristicAgent):
     kind = "smart"
 
     def __init__(self, seat: int, game: Game, **options: Any) -> None:
         super().__init__(seat, game, **options)
-        # our proposals refused so far this game (the state lists only this turn's): a partner
-        # who refused an offer is not asked the same again ("the same refused trade 6 turns
-        # running"); it is public information, seen as it happens
-        self.refusals: set[Refusal] = set()
-        self._last_turn = -1
-
-    def _remember_refusals(self, obs: dict[str, Any]) -> frozenset[Refusal]:
-        if obs["turn"] < self._last_turn:  # a new game with the same bot
-            self.refusals = set()
-        self._last_turn = obs["turn"]
-        if obs["active"] == self.seat:  # the refusals listed are the active seat's proposals
-            self.refusals.update(
-                (r["partner"], tuple(r["mine"]), tuple(r["theirs"])) for r in obs["refused"]
-            )
-        return frozenset(self.refusals)
+        # our refused proposals, seen as they are announced (public): a cap per turn, no
+        # equivalent offer again, a partner who refuses is asked later and for more (refusals.py)
+        self.memory = RefusalMemory(seat)
 
     def prepare(self, view: SeatView) -> Context:
         obs = view.observation
-        refused = self._remember_refusals(obs)
+        memory = self.memory
+        memory.update(obs)
         cs: CardSet = view.game.cards  # type: ignore[attr-defined]
         seat = view.seat
         made = [r["card"] for r in obs["made"][seat]]
@@ -235,11 +222,12 @@ class SmartAgent(HeuristicAgent):
             obs["trade"] is None
             and obs["step"] == "trade"
             and obs["active"] == seat
+            and not memory.refused_this_turn(obs)  # the cap: no second try after a refusal
             or obs["trade"] is not None
             and obs["active"] == seat
             and obs["variant"] != "travel"
         ):
-            ctx.target = self._cached_trade_target(ctx, obs, refused)
+            ctx.target = self._cached_trade_target(ctx, obs, memory)
         return ctx
 
     # -- targets ------------------------------------------------------------------------------
@@ -269,7 +257,7 @@ class SmartAgent(HeuristicAgent):
         return frozenset(chosen)
 
     def _cached_trade_target(
-        self, ctx: Context, obs: dict[str, Any], refused: frozenset[Refusal]
+        self, ctx: Context, obs: dict[str, Any], memory: RefusalMemory
     ) -> TradeTarget | None:
         """The trade target, memoised on everything it depends on (the made recipes, our tasks,
         the refused proposals): a proposal takes several decisions with the same target."""
@@ -279,17 +267,17 @@ class SmartAgent(HeuristicAgent):
             tuple(ctx.made),
             tuple((s, tuple(m)) for s, m in sorted(ctx.others.items())),
             tuple(t.id for t in ctx.tasks),
-            refused,
+            memory.key(obs["turn"]),
         )
         if key in _TARGETS:
             return _TARGETS[key]
         if len(_TARGETS) >= 512:
             _TARGETS.clear()
-        target = _TARGETS[key] = self._trade_target(ctx, obs, refused)
+        target = _TARGETS[key] = self._trade_target(ctx, obs, memory)
         return target
 
     def _trade_target(
-        self, ctx: Context, obs: dict[str, Any], refused: frozenset[Refusal]
+        self, ctx: Context, obs: dict[str, Any], memory: RefusalMemory
     ) -> TradeTarget | None:
         """The best bundle to propose: it raises our score, costs the partner nothing visible.
 
@@ -302,6 +290,8 @@ class SmartAgent(HeuristicAgent):
         cards = ctx.cs.cards
         wanted: list[tuple[int, str, float]] = []
         for partner, theirs in sorted(ctx.others.items()):
+            if memory.waiting(partner, obs["turn"]):
+                continue  # refused us lately: asked again later (longer after each refusal)
             for y in _distinct_labels(ctx, theirs):
                 gain_y = (
                     _gain(ctx, y)
@@ -317,7 +307,7 @@ class SmartAgent(HeuristicAgent):
         pairs: list[tuple[float, int, str, str]] = []
         for partner, y, gain_y in wanted:
             for x in mine:
-                if self._their_gain(ctx, [x], [y]) < 0:
+                if self._their_gain(ctx, [x], [y]) < memory.margin(partner):
                     continue  # the partner is expected to lose: unlikely to accept
                 pairs.append((gain_y - loss[x], partner, x, y))
         pairs.sort(key=lambda p: (-p[0], p[1], p[2], p[3]))
@@ -330,12 +320,12 @@ class SmartAgent(HeuristicAgent):
         best: tuple[float, TradeTarget] | None = None
         for _, partner, x, y in exact[:2]:
             asks = [w[1] for w in sorted(wanted, key=lambda w: -w[2]) if w[0] == partner]
-            found = self._grow(ctx, partner, [x], [y], asks[:GROW_WIDTH], give, refused)
+            found = self._grow(ctx, partner, [x], [y], asks[:GROW_WIDTH], give, memory)
             if found is not None and (best is None or found[0] > best[0]):
                 best = found
         for gain, partner, x, y in exact:  # a plain swap, when the grown ones were refused
             key = (partner, (cards[x].label,), (cards[y].label,))
-            if gain > 0.5 and key not in refused and (best is None or gain > best[0]):
+            if gain > 0.5 and not memory.equivalent(key) and (best is None or gain > best[0]):
                 best = (gain, TradeTarget(partner, (x,), (y,)))
         return None if best is None else best[1]
 
@@ -350,7 +340,7 @@ class SmartAgent(HeuristicAgent):
         theirs: list[str],
         asks: list[str],
         gives: list[str],
-        refused: frozenset[Refusal],
+        memory: RefusalMemory,
     ) -> tuple[float, TradeTarget] | None:
         """Grow a bundle greedily from one pair; the best bundle seen that was not refused."""
         cards = ctx.cs.cards
@@ -367,7 +357,9 @@ class SmartAgent(HeuristicAgent):
             return [c for c in pool if list(owner).count(c) > list(used).count(c)]
 
         gain = self._bundle_gain(ctx, mine, theirs)
-        best = None if key(mine, theirs) in refused or gain <= 0.5 else (gain, mine, theirs)
+        margin = memory.margin(partner)
+        refused = memory.equivalent
+        best = None if refused(key(mine, theirs)) or gain <= 0.5 else (gain, mine, theirs)
         for _ in range(GROW_STEPS):
             ys = left(asks, ctx.others[partner], theirs)
             xs = left(gives, ctx.made, mine)
@@ -375,7 +367,7 @@ class SmartAgent(HeuristicAgent):
             options += [([*mine, x], [*theirs, y]) for y in ys for x in xs]
             step: tuple[float, list[str], list[str]] | None = None
             for m, t in options:
-                if self._their_gain(ctx, m, t) < 0:
+                if self._their_gain(ctx, m, t) < margin:
                     continue
                 g = self._bundle_gain(ctx, m, t)
                 if g > gain + 0.5 and (step is None or g > step[0]):
@@ -383,7 +375,7 @@ class SmartAgent(HeuristicAgent):
             if step is None:
                 break
             gain, mine, theirs = step
-            if key(mine, theirs) not in refused and (best is None or gain > best[0]):
+            if not refused(key(mine, theirs)) and (best is None or gain > best[0]):
                 best = (gain, mine, theirs)
         if best is None:
             return None

@@ -6,7 +6,7 @@ pile and hand revealed, and each score broken down)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -19,8 +19,15 @@ from card_games.the_jam.rules import FACE_DOWN_PREFIX
 from card_games.the_jam.scoring import score_player
 
 if TYPE_CHECKING:
-    from card_games.the_jam.game import JamGame
     from card_games.the_jam.state import JamState
+
+
+class JamRules(Protocol):
+    """What the table reads of the game (a protocol: the game module imports this one)."""
+
+    @property
+    def cards(self) -> CardSet: ...
+
 
 LEGEND = (
     "A card reads 'recipe (ingredient) Npt': the fruit in brackets is its ingredient half, "
@@ -85,9 +92,13 @@ def _status(obs: Mapping[str, Any]) -> str:
 
 
 def build(
-    game: JamGame, obs: Mapping[str, Any], seat: int | None, look: Look
+    game: JamRules, obs: Mapping[str, Any], seat: int | None, look: Look
 ) -> list[RenderableType]:
     """The table's parts, top to bottom (``terminal.table.view`` adds the events under them)."""
+    if look.compact:  # an 80×24 terminal: the same facts in fewer rows
+        from card_games.the_jam import compact
+
+        return compact.build(game, obs, seat, look)
     cs = game.cards
     n = obs["players"]
     to_move = obs["to_move"] if isinstance(obs["to_move"], int) and obs["to_move"] >= 0 else None
@@ -195,7 +206,7 @@ def _trade_lines(cs: CardSet, obs: Mapping[str, Any], seat: int | None = None) -
     return lines
 
 
-def render(game: JamGame, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
+def render(game: JamRules, obs: Mapping[str, Any], seat: int | None, look: Look) -> str:
     return snapshot(build, game, obs, seat, look)
 
 

@@ -76,3 +76,35 @@ def test_jellyfish_redeals_a_secret_cover_card_being_given_for_other_seats() -> 
                 return
             step(state, agents)
     pytest.skip("no secret Cover give-away reached")
+
+
+def test_the_jam_redeals_face_down_ingredients_so_the_true_card_never_counts() -> None:
+    """A face-down ingredient shows the other seat only its fruit. Swapping it for another card
+    of that fruit from the deck (a change made here, not by the code under test) leaves the seat's
+    view alone, so the worlds its search draws (same generator) and its decision must not move."""
+    from card_games.the_jam.rules import FACE_DOWN, SEEN_BY
+
+    game = get_game("the_jam")
+    state = game.new_initial_state(game.default_params(2), seed=0)
+    agents = [RandomAgent(s, game) for s in range(2)]
+    while len(state.history) < 32:  # seed 0: seat 1 to move, seat 0's recipe has one face down
+        step(state, agents)
+    seat = state.current_player()
+    recipe = next(r for m in state.made for r in m if FACE_DOWN in r and seat not in r[SEEN_BY])
+    real = recipe[FACE_DOWN][0]
+    other = state.clone()
+    mine = next(r for m in other.made for r in m if r["since"] == recipe["since"])
+    fruit = other.card(real).bottom
+    swap = next(c for c in other.deck if other.card(c).bottom == fruit and c != real)
+    mine["under"] = [swap if c == real else c for c in mine["under"]]
+    mine[FACE_DOWN] = [swap if c == real else c for c in mine[FACE_DOWN]]
+    other.deck = [real if c == swap else c for c in other.deck]
+    assert other.observation(seat) == state.observation(seat)
+    assert other.observation(1 - seat) != state.observation(1 - seat)  # the owner sees the swap
+    for k in range(4):
+        world = state.perturb_hidden(seat, np.random.default_rng(k))
+        assert world is not None
+        assert (
+            world.full_state() == other.perturb_hidden(seat, np.random.default_rng(k)).full_state()
+        )
+    assert decision(other, seat) == decision(state, seat)
