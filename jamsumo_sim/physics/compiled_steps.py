@@ -398,9 +398,10 @@ def special_steps(
             ):  # fmt: skip
                 return False
             size, wall_top = fprm[F_SIZE], fprm[F_WALL_TOP]
-            band = _band_key(z1, size, wall_top)
-            # another height band: a new collision filter (flight._refilter), -1 if the same
-            tmp[j, 3] = band if band != _band_key(z0, size, wall_top) else -1
+            # the band of the coming step (space.flight_base: halfway through it), set always
+            # (flight._refilter sets it if it differs from the one set now: the collision
+            # steps' bands, evolve._bands, may have changed it within the step)
+            tmp[j, 3] = _band_key(z1 + 0.5 * dt * vz1 - 0.125 * g * dt * dt, size, wall_top)
             tmp[j, 0] = z1
             tmp[j, 1] = vz1
             tmp[j, 2] = phi
@@ -538,12 +539,33 @@ def run_steps(
     specials = 0  # steps whose special dice this call stepped (their numbers are in ``sp``)
     n_def = 0  # first contacts noted in ``deferred`` for the caller to log
     k = k0
+    # dice in flight take their height band at every collision step (evolve._bands): their
+    # numbers in ``sp`` are the records' (packed) when the step may be finished here
+    n_fly = 0
+    if finish and with_special:
+        for i in range(kind.shape[0]):
+            if kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
+                n_fly += 1
+    g, size, wall_top = fprm[F_G], fprm[F_SIZE], fprm[F_WALL_TOP]
     while True:
         sub = dt / n_sub if lead == 0.0 else (dt - lead) / (n_sub - 1)
         while k < n_sub:
             if stepped:
                 stepped = False  # the caller took this collision step (pymunk's wrapper)
             else:
+                if n_fly:
+                    # evolve._mid_time
+                    if lead == 0.0:
+                        tm = (k + 0.5) * sub
+                    elif k == 0:
+                        tm = 0.5 * lead
+                    else:
+                        tm = lead + (k - 0.5) * sub
+                    for i in range(kind.shape[0]):
+                        if kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
+                            base = sp[i, S_Z] + sp[i, S_VZ] * tm - 0.5 * g * tm * tm
+                            bits = _band_bits(_band_key(base, size, wall_top))
+                            _call_3(addr[A_SET_FILTER], shapes[i], 0, bits)
                 _call_ptr_double(f_step, space, lead if k == 0 and lead > 0.0 else sub)
             _store_i32(afnum, zero)
             _store_i32(ainum, zero)
