@@ -148,6 +148,26 @@ def unpack_special(w: WorldState) -> None:
                 d.pitch = _tuple_new(Pitch, (phi, pt.rate, pt.side, pt.heading, pt.cause))
 
 
+def flying_entries(w: WorldState) -> bool:
+    """With the flags stale (a die launched within the step, ``w._dirty``): every die in flight
+    as a flying kind, with its height and rise in ``w._sp``, for run_steps' height bands (the
+    next read rebuilds the changed dice's entries anyway).  True if any die is in flight."""
+    kind, sp = w._kind, w._sp
+    found = False
+    for i, d in enumerate(w._order):
+        if d.airborne:
+            k = KIND_FLYING if d.pitch is None else KIND_FLYING_PITCHED
+            if kind[i] != k:
+                kind[i] = k
+                note_addresses(w, i, d, k)
+            sp[i, S_Z] = d.z
+            sp[i, S_VZ] = d.vz
+            found = True
+        elif kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
+            kind[i] = KIND_PYTHON
+    return found
+
+
 def note_addresses(w: WorldState, i: int, d, kind: int) -> None:
     """Die ``i``'s cpBody address (a pitched die: the loop sets its velocity) or cpShape address
     (a flying one: the loop sets its collision filter) into ``w._bodies`` / ``w._shapes``, kept on
@@ -517,6 +537,7 @@ def run_steps(
     id_order: np.ndarray,
     deferred: np.ndarray,
     steps_base: int,
+    bands: bool,
 ) -> int:
     """Take collision steps ``k0..n_sub-1`` (``stepped``: the caller took step k0, look at its
     contacts only) of the model step under way (``n_sub`` of them, a
@@ -539,10 +560,11 @@ def run_steps(
     specials = 0  # steps whose special dice this call stepped (their numbers are in ``sp``)
     n_def = 0  # first contacts noted in ``deferred`` for the caller to log
     k = k0
-    # dice in flight take their height band at every collision step (evolve._bands): their
-    # numbers in ``sp`` are the records' (packed) when the step may be finished here
+    # dice in flight take their height band at every collision step (evolve._bands): with
+    # ``bands``, their kinds and their numbers in ``sp`` are the records' (pack_special, or
+    # flying_entries with the flags stale)
     n_fly = 0
-    if finish and with_special:
+    if bands:
         for i in range(kind.shape[0]):
             if kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
                 n_fly += 1

@@ -176,8 +176,9 @@ def step(w: WorldState, max_steps: int = 1, stop_at_rest: bool = False) -> None:
 
 def _any_flying(w: WorldState) -> bool:
     """A die in flight: its height band is taken at every collision step (:func:`_bands`), which
-    the compiled loop does only from the records as of a clean read, so a step begun or
-    continued with the flags stale (``w._dirty``) takes its collision steps here."""
+    the compiled loop does from the records (compiled_steps.pack_special, flying_entries) as long
+    as the World's rows are the step's; a step continued after bodies came or went takes its
+    collision steps here."""
     return any(d.airborne for d in w._order)
 
 
@@ -279,6 +280,11 @@ def _compiled_substeps(
         kinds = finish and w._special and w._kind_idx
         if kinds:
             cs.pack_special(w)
+        # the height bands of dice in flight (_bands): from packed records, or with the flags
+        # stale (a die launched in this step) from the records directly
+        bands = finish and w._special
+        if not finish and w._special and w._order and w._index_key is key0:
+            bands = cs.flying_entries(w)
         q = pitch._consts_array(w) if w._any_pitched else w._no_pitch_prm
         status = cs.run_steps(
             w._addr, res, k, stepped, n_sub, lead, used, ke_before, finish, extra, stop_at_rest,
@@ -287,7 +293,7 @@ def _compiled_substeps(
             w._special_arr, w._special, w._cand, w._kind, w._sp, w._sp_tmp, w._pitch_st,
             w._bodies, w._shapes, q, w._flight_prm, w._max_top, w._land_tops, w._plat_tops,
             w._partner, w._stands, w._arb_floats, w._first, w._first_imp, w._id_sorted,
-            w._id_order, w._deferred, w.steps,
+            w._id_order, w._deferred, w.steps, bool(bands),
         )  # fmt: skip
         n_def = int(res[cs.R_DEFERRED])
         if n_def:
@@ -312,7 +318,7 @@ def _compiled_substeps(
             contacts.collect_collisions(w, _contact_time(w, k, n_sub, lead))
         k += 1
         stepped = False
-        if w._dirty and _any_flying(w):  # (see _any_flying)
+        if w._dirty and w._index_key is not key0 and _any_flying(w):  # (see _any_flying)
             return _python_substeps(w, k, n_sub, lead, used, k), ke_before
     if status == cs.SUBSTEPS_DONE:
         return used, float(res[cs.R_KE_BEFORE])
