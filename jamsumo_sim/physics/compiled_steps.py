@@ -536,8 +536,8 @@ def run_steps(
     id_sorted: np.ndarray,
     id_order: np.ndarray,
     deferred: np.ndarray,
-    steps_base: int,
     bands: bool,
+    steps_base: int,
 ) -> int:
     """Take collision steps ``k0..n_sub-1`` (``stepped``: the caller took step k0, look at its
     contacts only) of the model step under way (``n_sub`` of them, a

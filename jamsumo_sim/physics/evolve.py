@@ -293,7 +293,7 @@ def _compiled_substeps(
             w._special_arr, w._special, w._cand, w._kind, w._sp, w._sp_tmp, w._pitch_st,
             w._bodies, w._shapes, q, w._flight_prm, w._max_top, w._land_tops, w._plat_tops,
             w._partner, w._stands, w._arb_floats, w._first, w._first_imp, w._id_sorted,
-            w._id_order, w._deferred, w.steps, bool(bands),
+            w._id_order, w._deferred, bool(bands), w.steps,
         )  # fmt: skip
         n_def = int(res[cs.R_DEFERRED])
         if n_def:
