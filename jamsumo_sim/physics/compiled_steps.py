@@ -148,6 +148,26 @@ def unpack_special(w: WorldState) -> None:
                 d.pitch = _tuple_new(Pitch, (phi, pt.rate, pt.side, pt.heading, pt.cause))
 
 
+def flying_entries(w: WorldState) -> bool:
+    """With the flags stale (a die launched within the step, ``w._dirty``): every die in flight
+    as a flying kind, with its height and rise in ``w._sp``, for run_steps' height bands (the
+    next read rebuilds the changed dice's entries anyway).  True if any die is in flight."""
+    kind, sp = w._kind, w._sp
+    found = False
+    for i, d in enumerate(w._order):
+        if d.airborne:
+            k = KIND_FLYING if d.pitch is None else KIND_FLYING_PITCHED
+            if kind[i] != k:
+                kind[i] = k
+                note_addresses(w, i, d, k)
+            sp[i, S_Z] = d.z
+            sp[i, S_VZ] = d.vz
+            found = True
+        elif kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
+            kind[i] = KIND_PYTHON
+    return found
+
+
 def note_addresses(w: WorldState, i: int, d, kind: int) -> None:
     """Die ``i``'s cpBody address (a pitched die: the loop sets its velocity) or cpShape address
     (a flying one: the loop sets its collision filter) into ``w._bodies`` / ``w._shapes``, kept on
@@ -398,9 +418,10 @@ def special_steps(
             ):  # fmt: skip
                 return False
             size, wall_top = fprm[F_SIZE], fprm[F_WALL_TOP]
-            band = _band_key(z1, size, wall_top)
-            # another height band: a new collision filter (flight._refilter), -1 if the same
-            tmp[j, 3] = band if band != _band_key(z0, size, wall_top) else -1
+            # the band of the coming step (space.flight_base: halfway through it), set always
+            # (flight._refilter sets it if it differs from the one set now: the collision
+            # steps' bands, evolve._bands, may have changed it within the step)
+            tmp[j, 3] = _band_key(z1 + 0.5 * dt * vz1 - 0.125 * g * dt * dt, size, wall_top)
             tmp[j, 0] = z1
             tmp[j, 1] = vz1
             tmp[j, 2] = phi
@@ -515,6 +536,7 @@ def run_steps(
     id_sorted: np.ndarray,
     id_order: np.ndarray,
     deferred: np.ndarray,
+    bands: bool,
     steps_base: int,
 ) -> int:
     """Take collision steps ``k0..n_sub-1`` (``stepped``: the caller took step k0, look at its
@@ -538,12 +560,34 @@ def run_steps(
     specials = 0  # steps whose special dice this call stepped (their numbers are in ``sp``)
     n_def = 0  # first contacts noted in ``deferred`` for the caller to log
     k = k0
+    # dice in flight take their height band at every collision step (evolve._bands): with
+    # ``bands``, their kinds and their numbers in ``sp`` are the records' (pack_special, or
+    # flying_entries with the flags stale)
+    n_fly = 0
+    if bands:
+        for i in range(kind.shape[0]):
+            if kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
+                n_fly += 1
+    g, size, wall_top = fprm[F_G], fprm[F_SIZE], fprm[F_WALL_TOP]
     while True:
         sub = dt / n_sub if lead == 0.0 else (dt - lead) / (n_sub - 1)
         while k < n_sub:
             if stepped:
                 stepped = False  # the caller took this collision step (pymunk's wrapper)
             else:
+                if n_fly:
+                    # evolve._mid_time
+                    if lead == 0.0:
+                        tm = (k + 0.5) * sub
+                    elif k == 0:
+                        tm = 0.5 * lead
+                    else:
+                        tm = lead + (k - 0.5) * sub
+                    for i in range(kind.shape[0]):
+                        if kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
+                            base = sp[i, S_Z] + sp[i, S_VZ] * tm - 0.5 * g * tm * tm
+                            bits = _band_bits(_band_key(base, size, wall_top))
+                            _call_3(addr[A_SET_FILTER], shapes[i], 0, bits)
                 _call_ptr_double(f_step, space, lead if k == 0 and lead > 0.0 else sub)
             _store_i32(afnum, zero)
             _store_i32(ainum, zero)

@@ -33,6 +33,7 @@ from . import (
     compiled_steps,
     contacts,
     pitch,
+    space,
     step_kernels,
     support,
     view,
@@ -127,11 +128,14 @@ def step(w: WorldState, max_steps: int = 1, stop_at_rest: bool = False) -> None:
     # otherwise Chipmunk's step directly (nothing here adds or removes during a step, and the
     # wrapper's bookkeeping costs a sixth of a bare step)
     if _chipmunk.has_queued_work(space):
+        if w._special:  # (the band of its first collision step, as the loops below set it)
+            sub = p.step / n_sub if lead == 0.0 else (p.step - lead) / (n_sub - 1)
+            _bands(w, _mid_time(0, sub, lead))
         space.step(lead if lead > 0.0 else p.step / n_sub)
         first_done = 1
     else:
         first_done = 0
-    if SWEPT and COMPILED:
+    if SWEPT and COMPILED and not (w._dirty and _any_flying(w)):
         used, ke_before = _compiled_substeps(
             w, first_done, n_sub, lead, ke_before, max_steps, stop_at_rest, key0
         )
@@ -170,9 +174,20 @@ def step(w: WorldState, max_steps: int = 1, stop_at_rest: bool = False) -> None:
     _end_step(w, end, used, ke_before, reindexed)
 
 
-def _python_substeps(w: WorldState, first_done: int, n_sub: int, lead: float) -> int:
+def _any_flying(w: WorldState) -> bool:
+    """A die in flight: its height band is taken at every collision step (:func:`_bands`), which
+    the compiled loop does from the records (compiled_steps.pack_special, flying_entries) as long
+    as the World's rows are the step's; a step continued after bodies came or went takes its
+    collision steps here."""
+    return any(d.airborne for d in w._order)
+
+
+def _python_substeps(
+    w: WorldState, first_done: int, n_sub: int, lead: float, used: int = 0, start: int = 0
+) -> int:
     """The step's collision steps from ``first_done`` on, each followed by a look at Chipmunk's
-    cached arbiters (first contacts become events); returns the pair entries noted."""
+    cached arbiters (first contacts become events), from collision step ``start`` on (the
+    compiled loop took those before); returns the pair entries noted (``used`` so far)."""
     p = w.params
     cspace = w.space._space
     afloats, aints, adata = w._abuf._float_arr, w._abuf._int_arr, w._adata
@@ -181,9 +196,11 @@ def _python_substeps(w: WorldState, first_done: int, n_sub: int, lead: float) ->
     arb_ints, pairs = w._arb_ints, w._pairs
     # n_sub equal collision steps, or a leading one of length lead and n_sub - 1 equal ones
     sub = p.step / n_sub if lead == 0.0 else (p.step - lead) / (n_sub - 1)
-    used = 0  # the touching pairs of all collision steps, for the energy limiter
-    for k in range(n_sub):
+    # (used: the touching pairs of all collision steps, for the energy limiter)
+    for k in range(start, n_sub):
         if k >= first_done:
+            if w._special:
+                _bands(w, _mid_time(k, sub, lead))
             space_step(cspace, lead if k == 0 and lead > 0.0 else sub)
         afloats.num = 0
         aints.num = 0
@@ -199,6 +216,30 @@ def _python_substeps(w: WorldState, first_done: int, n_sub: int, lead: float) ->
                 # (re-sized if the bookkeeping re-indexed)
                 arb_ints, pairs = w._arb_ints, w._pairs
     return used
+
+
+def _mid_time(k: int, sub: float, lead: float) -> float:
+    """The middle of collision step ``k`` (s into the model step; compiled_steps.run_steps')."""
+    if lead == 0.0:
+        return (k + 0.5) * sub
+    if k == 0:
+        return 0.5 * lead
+    return lead + (k - 0.5) * sub
+
+
+def _bands(w: WorldState, t: float) -> None:
+    """Every die in flight (the compiled loop's kinds) in its height band at ``t`` s into the
+    step, its base then: a die rising past the dice's tops stops meeting them within the step,
+    not at its end (at the default step a striker rising over the die it hit met it again up to
+    a step after it was above it)."""
+    p = w.params
+    g = p.gravity
+    for d in w._order:
+        if d.airborne:  # (compiled_steps.KIND_FLYING*: a die in flight leans on none)
+            base = d.z + d.vz * t - 0.5 * g * t * t
+            f = space.band_filter(base, p.die_size, w._wall_top)
+            if d.shape.filter != f:
+                d.shape.filter = f
 
 
 def _contact_time(w: WorldState, k: int, n_sub: int, lead: float) -> float:
@@ -239,6 +280,11 @@ def _compiled_substeps(
         kinds = finish and w._special and w._kind_idx
         if kinds:
             cs.pack_special(w)
+        # the height bands of dice in flight (_bands): from packed records, or with the flags
+        # stale (a die launched in this step) from the records directly
+        bands = finish and w._special
+        if not finish and w._special and w._order and w._index_key is key0:
+            bands = cs.flying_entries(w)
         q = pitch._consts_array(w) if w._any_pitched else w._no_pitch_prm
         status = cs.run_steps(
             w._addr, res, k, stepped, n_sub, lead, used, ke_before, finish, extra, stop_at_rest,
@@ -247,7 +293,7 @@ def _compiled_substeps(
             w._special_arr, w._special, w._cand, w._kind, w._sp, w._sp_tmp, w._pitch_st,
             w._bodies, w._shapes, q, w._flight_prm, w._max_top, w._land_tops, w._plat_tops,
             w._partner, w._stands, w._arb_floats, w._first, w._first_imp, w._id_sorted,
-            w._id_order, w._deferred, w.steps,
+            w._id_order, w._deferred, bool(bands), w.steps,
         )  # fmt: skip
         n_def = int(res[cs.R_DEFERRED])
         if n_def:
@@ -272,6 +318,8 @@ def _compiled_substeps(
             contacts.collect_collisions(w, _contact_time(w, k, n_sub, lead))
         k += 1
         stepped = False
+        if w._dirty and w._index_key is not key0 and _any_flying(w):  # (see _any_flying)
+            return _python_substeps(w, k, n_sub, lead, used, k), ke_before
     if status == cs.SUBSTEPS_DONE:
         return used, float(res[cs.R_KE_BEFORE])
     w._pairs_used = used

@@ -41,6 +41,14 @@ def band_filter(base: float, size: float, wall_top: float) -> pymunk.ShapeFilter
     return _band(k, base < size, base < wall_top)
 
 
+def flight_base(z: float, vz: float, dt: float, g: float) -> float:
+    """The base height (m) a die in flight at ``z`` rising at ``vz`` has halfway through the coming
+    step: its height band for that step.  The filter holds for a whole step; taken at the step's
+    start, a die rising past the dice's tops kept meeting them for up to a step after it was
+    above them (on average half a step late, at any step: an error of first order in dt)."""
+    return z + 0.5 * dt * vz - 0.125 * g * dt * dt
+
+
 @functools.lru_cache(maxsize=4 * N_BANDS)
 def _band(k: int, low: bool, walls: bool) -> pymunk.ShapeFilter:
     lo, hi = max(k - BANDS_PER_DIE, 0), min(k + BANDS_PER_DIE, N_BANDS - 1)
@@ -74,8 +82,12 @@ def die_body(
 def die_filter(w: WorldState, d: DieRecord) -> pymunk.ShapeFilter:
     """Dice on a platform or straddling its edge pass over the walls; dice off the surface
     (airborne, on a die) collide by height band (:func:`band_filter`)."""
-    if d.airborne or d.on_die is not None:
-        return band_filter(d.z, w.params.die_size, w._wall_top)
+    p = w.params
+    if d.airborne:
+        base = flight_base(d.z, d.vz, p.step, p.gravity)
+        return band_filter(base, p.die_size, w._wall_top)
+    if d.on_die is not None:
+        return band_filter(d.z, p.die_size, w._wall_top)
     return FILTER_HIGH if (d.level or d.straddle) else FILTER_LOW
 
 

@@ -659,7 +659,7 @@ def run_lone(
     dt = geo[0]
     half = geo[1]
     hole_r = geo[2]
-    wall_top = geo[3]
+    # (geo[3], the walls' top: in flight every wall within reach is the World's, see below)
     r2 = hole_r * hole_r
     r_corner = sprm[2]
     a_size = q[_Q_A]
@@ -692,7 +692,16 @@ def run_lone(
         # a platform wall within reach of the die's corners this step (or of a pitched die's
         # quarter-turn jump), or the hole within reach of a pitched die: the World takes it
         # the walls: low on the board, or in flight below their top (space.band_filter)
-        walled = air[Z] < wall_top if airborne else not high
+        # (in flight: the World takes its band at every collision step, evolve._bands, from its
+        # base then, lowest at the step's start or end; coming down, it is the World's a
+        # millimetre above the walls' top already: handed over a step before it meets a wall,
+        # it met it as the World-only run does)
+        z_end = air[Z] + dt * air[VZ] - 0.5 * q[_Q_G] * dt * dt
+        walled = (
+            min(air[Z], z_end) < geo[3] or (z_end < air[Z] and z_end < geo[3] + 1e-3)
+            if airborne
+            else not high
+        )
         # (a pitched die's quarter-turn jump: _pitch_step looks for walls at its landing)
         if walled and not _wall_open(x, y, a, vx, vy, w, walls, half_die, r_corner, dt,
                                      CONTACT_MARGIN):  # fmt: skip
