@@ -39,6 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     h.add_argument("--record", help="save the game to this JSON file as it goes")
     h.add_argument("--resume", metavar="FILE", help="host a saved (unfinished) game onwards")
     run.add_host_flags(h)
+    h.add_argument(
+        "--web",
+        action="store_true",
+        help="also serve a page on the same port: players join from a browser (docs/network.md)",
+    )
     h.set_defaults(func=cmd_host)
 
     j = sub.add_parser("join", help="join a hosted card game")
@@ -117,6 +122,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     from jamsumo_sim.net.host import Host
 
     options = run.host_options(args)
+    options.web = args.web
     target = args.record or args.resume
     record = Path(check_output_path(target, "--record")) if target is not None else None
     game, state, seats, agents = _setup(args)

@@ -68,6 +68,12 @@ class JellyfishGame(Game):
             action = self._actions[key] = Action.make(name, to=to)
         return action
 
+    def card_labels(self, params: Mapping[str, Any]) -> dict[str, str]:
+        """Card and kind -> what a person reads (``"Toast (blue)"``): the browser page's names for
+        the ids in an observation (net/web_cards.py)."""
+        deck = self.decks.get(str(params.get("variant")), self.deck)
+        return {**self.label_of, **{c: deck.label(c) for c in deck.cards}}
+
     def __deepcopy__(self, memo: dict[int, Any]) -> JellyfishGame:
         return self  # stateless apart from immutable data: clones share it
 

@@ -35,6 +35,15 @@ class JamGame(Game):
     def cards(self) -> CardSet:
         return load_cards()
 
+    def card_labels(self, params: Mapping[str, Any]) -> dict[str, str]:
+        """Card and task ids -> what a person reads: the browser page's names for the ids in an
+        observation (net/web_cards.py)."""
+        cards = self.cards
+        return {
+            **{c.id: c.label for c in cards.cards.values()},
+            **{t.id: t.describe() for t in cards.tasks.values()},
+        }
+
     def max_game_length(self, params: Mapping[str, Any]) -> int:
         n = int(params["players"])
         recipes = 72

@@ -224,13 +224,18 @@ class Host:
         return f"{scheme}://{'[' + bind + ']' if ':' in bind else bind}:{self.port}"
 
     def _web_responder(self) -> Any:
-        """The page for browsers, built once (net/web_page.py)."""
+        """The page for browsers, built once (net/web_page.py): the board page for a JamSumo match,
+        the card page (net/web_cards.py) for a card game."""
         from jamsumo_sim.net.web_page import build_page, responder
+
+        password = self.options.password is not None
+        if not self.mirrored:
+            from jamsumo_sim.net.web_cards import card_scene
+
+            page, csp = build_page(card_scene(self.state, self.seats, password), "cards")
+            return responder(page, csp)
         from jamsumo_sim.net.web_view import scene
 
-        if not self.mirrored:
-            raise UserError("--web serves Jam, Sumo and JamSumo matches only")
-        password = self.options.password is not None
         page, csp = build_page(scene(self.state, self.seats, password, self.limits))
         return responder(page, csp)
 

@@ -23,7 +23,7 @@ class HostOptions:
     cert: str | None = None  # TLS: certificate chain (PEM) and its key; clients join with wss://
     key: str | None = None
     limits: NetLimits | None = None  # None: assets/net.toml
-    web: bool = False  # also serve the browser page on the same port (JamSumo only)
+    web: bool = False  # also serve the browser page on the same port (net/web_page.py)
 
     def net_limits(self) -> NetLimits:
         return self.limits if self.limits is not None else net_limits()

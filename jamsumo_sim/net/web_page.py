@@ -28,11 +28,12 @@ def _csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
-def build_page(scene: dict[str, Any]) -> tuple[bytes, str]:
+def build_page(scene: dict[str, Any], name: str = "play") -> tuple[bytes, str]:
     """The page's bytes and its Content-Security-Policy (only its own inline script and style may
-    run, and it may connect only to the host that served it)."""
-    style = read_asset_text("web", "play.css")
-    script = read_asset_text("web", "play.js")
+    run, and it may connect only to the host that served it); ``name``: ``play`` (JamSumo) or
+    ``cards`` (a card game), the files ``assets/web/NAME.html|css|js``."""
+    style = read_asset_text("web", f"{name}.css")
+    script = read_asset_text("web", f"{name}.js")
     data = inline_json(scene)
     parts = {
         "title": html.escape(str(scene["title"])),
@@ -41,7 +42,7 @@ def build_page(scene: dict[str, Any]) -> tuple[bytes, str]:
         "script": script,
     }
     # one pass: nothing inserted is searched again for a placeholder
-    page = _SLOT.sub(lambda m: parts[m.group(1)], read_asset_text("web", "play.html"))
+    page = _SLOT.sub(lambda m: parts[m.group(1)], read_asset_text("web", f"{name}.html"))
     csp = (
         f"default-src 'none'; script-src {_csp_hash(script)}; style-src {_csp_hash(style)}; "
         "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
