@@ -198,7 +198,9 @@ def on_collision(
     keep = math.sqrt(max(0.0, 1.0 - frac * frac))
     d.body.velocity = (vx * keep, vy * keep)
     d.pitch = None
-    flight.launch(w, d, vz, elapsed=elapsed)
+    # (its event at the contact's time, as the collision's: the step's later collision steps log
+    # later contacts, and the log stays in time order)
+    flight.launch(w, d, vz, elapsed=elapsed, at=t)
 
 
 def _no_energy_made(
