@@ -308,8 +308,8 @@ KIND_LEANING, KIND_ON_DIE = 4, 5  # against or on the die ``partner`` (physics/s
 S_PHI, S_RATE, S_Z, S_VZ = 0, 1, 2, 3
 # layout of flight_params' vector
 F_DT, F_G, F_HALF_A, F_SIZE, F_WALL_TOP, F_HOLE_R, F_SLOP, F_REACH = 0, 1, 2, 3, 4, 5, 6, 7
-F_LEAN_REACH, F_MASS, F_HOP_SPEED = 8, 9, 10
-N_FLIGHT = 11
+F_LEAN_REACH, F_MASS, F_HOP_SPEED, F_RESTITUTION, F_HOP_CHANCE = 8, 9, 10, 11, 12
+N_FLIGHT = 13
 
 
 def flight_params(w: WorldState) -> np.ndarray:
@@ -321,6 +321,7 @@ def flight_params(w: WorldState) -> np.ndarray:
     a[F_REACH] = w._hole_r + p.die_size
     a[F_LEAN_REACH] = LEAN_REACH * p.die_size
     a[F_MASS], a[F_HOP_SPEED] = p.die_mass, p.hop_speed
+    a[F_RESTITUTION], a[F_HOP_CHANCE] = p.restitution, p.hop_edge_chance
     return a
 
 
@@ -462,12 +463,13 @@ def _commit_special(addr, cand, n_cand, kind, sp, tmp, state, rows, bodies, shap
 @njit(**_JIT)
 def _defer_plain(
     arb_ints, arb_floats, num, first_ids, first_imp, id_sorted, id_order, special, deferred,
-    n_def, t, mass, hop_speed,
+    n_def, t, fprm, addr, state, rows,
 ):  # fmt: skip
     """The first contacts of the collision step just taken, if every one is between two dice in no
-    special state meeting slower than ``hop_speed``: contacts.collect_collisions would only log
-    them (no hop chance, tumble, strike or climb), so they are noted in ``deferred`` (from row
-    ``n_def``) for the caller to log, and the new count is returned; else -1, nothing noted."""
+    special state whose exchange is slower than a hop (flight.exchange_speed below ``hop_speed``,
+    or no edge-on-edge chance at all): contacts.collect_collisions would only log them (no hop
+    chance, tumble, strike or climb), so they are noted in ``deferred`` (from row ``n_def``) for
+    the caller to log, and the new count is returned; else -1, nothing noted."""
     m = step_kernels.first_contacts(arb_ints, arb_floats, num, first_ids, first_imp)
     if n_def + m > deferred.shape[0]:
         return -1
@@ -477,8 +479,11 @@ def _defer_plain(
         ib = step_kernels._die_index(id_sorted, id_order, first_ids[2 * c + 1], n)
         if ia == n or ib == n or special[ia] or special[ib]:
             return -1  # a wall, or a die whose contacts need the bookkeeping
-        if not step_kernels.py_hypot(first_imp[2 * c], first_imp[2 * c + 1]) / mass < hop_speed:
-            return -1  # fast enough for an edge-on-edge hop's chance (contacts.on_collision)
+    # (no edge-on-edge chance at all: contacts.on_collision draws none, at any speed)
+    if fprm[F_HOP_CHANCE] > 0.0 and not _all_slow(
+        first_ids, first_imp, m, id_sorted, id_order, fprm, addr, state, rows
+    ):
+        return -1  # fast enough for an edge-on-edge hop's chance (contacts.on_collision)
     for c in range(m):
         row = n_def + c
         deferred[row, D_T] = t
@@ -486,6 +491,43 @@ def _defer_plain(
         deferred[row, D_B] = step_kernels._die_index(id_sorted, id_order, first_ids[2 * c + 1], n)
         deferred[row, D_J] = step_kernels.py_hypot(first_imp[2 * c], first_imp[2 * c + 1])
     return n_def + m
+
+
+@njit(**_JIT)
+def _all_slow(first_ids, first_imp, m, id_sorted, id_order, fprm, addr, state, rows):
+    """Every one of the ``m`` first contacts (two dice each) meets slower than ``hop_speed``, by
+    flight.exchange_speed from the bodies' positions and velocities now (mid-step, as
+    contacts.on_collision reads them from the bodies).  They come from one batch read into the
+    read state's rows, which are put back after it (the state of the step's start is what the
+    rest of the step reads)."""
+    saved = state.copy()
+    # (its count ends as the step's start read left it: the same bodies)
+    _store_i32(addr[A_RNUM], np.int32(0))
+    _call_3(addr[A_EACH_BODY], addr[A_SPACE], addr[A_GET_BODIES], addr[A_RDATA])
+    mass, hop_speed, e = fprm[F_MASS], fprm[F_HOP_SPEED], fprm[F_RESTITUTION]
+    n = id_sorted.shape[0]
+    slow = True
+    for c in range(m):
+        ra = rows[step_kernels._die_index(id_sorted, id_order, first_ids[2 * c], n)]
+        rb = rows[step_kernels._die_index(id_sorted, id_order, first_ids[2 * c + 1], n)]
+        impulse = step_kernels.py_hypot(first_imp[2 * c], first_imp[2 * c + 1])
+        # flight.exchange_speed, operation for operation
+        dx, dy = state[rb, 0] - state[ra, 0], state[rb, 1] - state[ra, 1]
+        dist = step_kernels.py_hypot(dx, dy)
+        if dist == 0.0:
+            speed = impulse / mass
+        else:
+            nx, ny = dx / dist, dy / dist
+            closing = (state[ra, 3] - state[rb, 3]) * nx + (state[ra, 4] - state[rb, 4]) * ny
+            closing = closing + 2.0 * impulse / mass
+            speed = 0.5 * (1.0 + e) * closing
+            if speed < 0.0:
+                speed = 0.0
+        if not speed < hop_speed:
+            slow = False
+            break
+    state[:] = saved
+    return slow
 
 
 @njit(**_JIT)
@@ -603,7 +645,7 @@ def run_steps(
                     t = (steps_base + steps - 1 + done) * dt
                     m = _defer_plain(
                         arb_ints, arb_floats, num, first_ids, first_imp, id_sorted, id_order,
-                        special, deferred, n_def, t, fprm[F_MASS], fprm[F_HOP_SPEED],
+                        special, deferred, n_def, t, fprm, addr, state, rows,
                     )  # fmt: skip
                     if m >= 0:
                         n_def = m

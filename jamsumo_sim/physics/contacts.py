@@ -179,6 +179,7 @@ def on_collision(
     # the lift comes from the whole exchange, which Chipmunk may have only begun in the collision
     # step that reported the first contact (how far, depends on the step): complete it first
     completed = flight.completed_exchange(a, b, impulse, p.die_mass, p.restitution)
+    completed, spins = _no_energy_made(w, a, b, impulse, completed)
     vx, vy = completed[0] if d is a else completed[1]
     v = math.hypot(vx, vy)
     vz = frac * v
@@ -192,10 +193,62 @@ def on_collision(
     if vz <= p.hop_min_speed:
         return
     a.body.velocity, b.body.velocity = completed
+    if spins is not None:
+        a.body.angular_velocity, b.body.angular_velocity = spins
     keep = math.sqrt(max(0.0, 1.0 - frac * frac))
     d.body.velocity = (vx * keep, vy * keep)
     d.pitch = None
-    flight.launch(w, d, vz, elapsed=elapsed)
+    # (its event at the contact's time, as the collision's: the step's later collision steps log
+    # later contacts, and the log stays in time order)
+    flight.launch(w, d, vz, elapsed=elapsed, at=t)
+
+
+def _no_energy_made(
+    w: WorldState,
+    a: DieRecord,
+    b: DieRecord,
+    impulse: float,
+    completed: tuple[flight.Velocity, flight.Velocity],
+) -> tuple[tuple[flight.Velocity, flight.Velocity], tuple[float, float] | None]:
+    """``completed`` (flight.completed_exchange) and the pair's spins (None: as they are), the
+    pair's energy held to what it had before the contact.  The completion rebuilds the motion
+    along the line of centres only: spin the solver's partial exchange gave (an off-centre hit
+    turns closing speed into spin) stays and would come on top, energy made (1.1 mJ in one
+    break's step, which the hop's rise then hid from the energy limiter).  Before the contact:
+    the completion's rebuilt velocities, and each die's spin now or at the step's start
+    (``w._wbuf``, the velocities the step's contacts started from), whichever is slower.  Over
+    that, the pair's motion relative to its centre of mass and the spins are scaled down
+    (momentum kept), as limit_contact_energy does for a group."""
+    p = w.params
+    m, inertia = p.die_mass, w._inertia
+    (ax, ay), (bx, by) = a.body.position, b.body.position
+    dist = math.hypot(bx - ax, by - ay)
+    if dist == 0.0:
+        return completed, None
+    nx, ny = (bx - ax) / dist, (by - ay) / dist
+    (avx, avy), (bvx, bvy) = a.body.velocity, b.body.velocity
+    jm = impulse / m
+    ua, va, ub, vb = avx + jm * nx, avy + jm * ny, bvx - jm * nx, bvy - jm * ny
+    before = 0.5 * m * (ua * ua + va * va + ub * ub + vb * vb)
+    wa, wb = a.body.angular_velocity, b.body.angular_velocity
+    for d, om in ((a, wa), (b, wb)):
+        i = w._index.get(d.id)
+        if i is not None and i < len(w._order) and w._order[i] is d:
+            w0 = float(w._wbuf[w._rows[i], 2])
+            before += 0.5 * inertia * min(om * om, w0 * w0)
+    (a1x, a1y), (b1x, b1y) = completed
+    after = 0.5 * m * (a1x * a1x + a1y * a1y + b1x * b1x + b1y * b1y)
+    after += 0.5 * inertia * (wa * wa + wb * wb)
+    if after <= before:
+        return completed, None
+    cx, cy = 0.5 * (a1x + b1x), 0.5 * (a1y + b1y)
+    e_cm = m * (cx * cx + cy * cy)
+    s = math.sqrt(max(before - e_cm, 0.0) / (after - e_cm)) if after > e_cm else 0.0
+    scaled = (
+        (cx + s * (a1x - cx), cy + s * (a1y - cy)),
+        (cx + s * (b1x - cx), cy + s * (b1y - cy)),
+    )
+    return scaled, (s * wa, s * wb)
 
 
 def limit_contact_energy(w: WorldState, pre: np.ndarray) -> None:

@@ -149,12 +149,14 @@ def launch(
     z: float | None = None,
     ahead: float = 0.0,
     elapsed: float = 0.0,
+    at: float | None = None,
 ) -> None:
     """``d`` leaves the surface rising at ``vz`` (m/s); its pitch, if any, turns on in the air.
     ``z``: the height (m, centre - a/2 above the board plane) it starts from; by default where it
     stands (its surface, plus its pitch's lift).  It left ``ahead`` seconds before the end of a
     step whose flight step is over: it flies that long now (its height at the step's end is the
-    one it reaches from when it left, not from the step's end)."""
+    one it reaches from when it left, not from the step's end).  ``at``: the ``hop`` event's time
+    (the step's end if None)."""
     if d.level:
         w.events.append(Event(w.time, PLATFORM, (d.id,), {"platform": d.level, "action": "left"}))
     if z is None:
@@ -177,7 +179,7 @@ def launch(
     d.riding = False
     d.fall_time = None
     d.shape.filter = die_filter(w, d)
-    w.events.append(Event(w.time, HOP, (d.id,), {"vz": vz}))
+    w.events.append(Event(w.time if at is None else at, HOP, (d.id,), {"vz": vz}))
     w._special = True
     view.mark(w, d)
     w._current = False

@@ -13,7 +13,7 @@ import contextlib
 import math
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from jamsumo_sim.errors import UserError
@@ -159,6 +159,7 @@ def build_scenario(board, params, seed: int) -> World:
 
 
 @settings(max_examples=150, deadline=None)
+@example(seed=51426)  # a hop's completed exchange kept the spin the solver gave: 1.1 mJ made
 @given(seed=st.integers(0, 2**32 - 1))
 def test_no_step_makes_energy(standard_board, params, seed):
     w = build_scenario(standard_board, params, seed)

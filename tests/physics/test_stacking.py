@@ -97,10 +97,11 @@ def _break(seed: int) -> World:
 
 
 def test_24_dice_breaks_can_leave_dice_leaning_or_stacked():
-    """Over 24 seeds of the chance models (edge-on-edge hops), some breaks end with a die propped
-    against or lying on another, not flat (about one in six at model 0.4)."""
+    """Over 72 seeds of the chance models (edge-on-edge hops), some breaks end with a die propped
+    against or lying on another, not flat (about one in six at model 0.4; at model 0.9 34 of 520
+    breaks while a hop's completed exchange made energy, 15 of 520 since: seeds 60 and 65 here)."""
     found = []
-    for seed in range(24):
+    for seed in range(72):
         w = _break(seed)
         assert w.run_until_rest(30.0).rested
         found += [s for s in w.states() if s.status == "on_board" and s.on_die is not None]
