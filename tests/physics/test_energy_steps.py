@@ -13,6 +13,7 @@ import contextlib
 import math
 
 import numpy as np
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -158,11 +159,26 @@ def build_scenario(board, params, seed: int) -> World:
     return w
 
 
-@settings(max_examples=150, deadline=None)
+# derandomized: the same 150 scenarios in every run (CI included), so a fault found by a wider
+# search is pinned below as an example or a strict xfail, not drawn now and then
+@settings(max_examples=150, deadline=None, derandomize=True)
 @example(seed=51426)  # a hop's completed exchange kept the spin the solver gave: 1.1 mJ made
+@example(seed=2754483511)  # an impact's pitch came on top of the exchange: 27 uJ made
 @given(seed=st.integers(0, 2**32 - 1))
 def test_no_step_makes_energy(standard_board, params, seed):
     w = build_scenario(standard_board, params, seed)
+    assert run_checked(w, 1200) <= TOL
+
+
+@pytest.mark.xfail(
+    strict=True, reason="open: an edge-on-edge hop's pair gains 0.47 mJ (issue 32 s5)"
+)
+def test_a_hop_after_a_die_pair_exchange_makes_no_energy(standard_board, params):
+    """Seed 72413: at step 4 d3 strikes d0 and hops (0.57 m/s up); the pair's motion grows by
+    0.55 mJ although _no_energy_made holds it to its rebuilt energy before the contact, which the
+    step's later collision steps have already moved on from (found by a wider search; fails on
+    model 0.8 too).  Strict: passing means it was fixed, and this marker must go."""
+    w = build_scenario(standard_board, params, 72413)
     assert run_checked(w, 1200) <= TOL
 
 
