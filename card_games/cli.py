@@ -21,7 +21,7 @@ from card_games.terminal.closing import (
     unfinished_save,
 )
 from card_games.terminal.display import TableDisplay, builder
-from card_games.terminal.input import CardInput
+from card_games.terminal.input_games import card_input
 from card_games.terminal.pace import Pacer, choose_pace, pace_arg
 from card_games.terminal.table import look_for
 from card_games.wording import result_line
@@ -85,7 +85,7 @@ def build_agents(
             compact = display is not None and display.look.compact
             # compact: each move menu in the rows the table leaves (an 80×24 terminal)
             rows = display.menu_rows if display is not None and compact else None
-            helper = CardInput.for_game(game, menu_rows=rows) if compact else None
+            helper = card_input(game, menu_rows=rows) if compact else None
             agents.append(
                 ConsoleAgent(seat, game, handover=hot_seat, show_table=show, helper=helper)
             )

@@ -6,7 +6,9 @@ so ``reset(seed=s)`` starts the same match. A simultaneous node (JumbleJack's po
 seat by seat; a seat never sees the choices already made, and the moves apply together once every
 seat has chosen. The observation is ``{"observation": float32 vector, "action_mask": int8}``, the
 vector laid out field by field in :mod:`card_games.envs.features` (``describe(game)``); the same
-view as JSON text is ``observe_text(agent)``. An agent not due to move gets an all-zero mask.
+view as JSON text is ``observe_text(agent)``. Only the selected agent (``agent_selection``) gets
+a non-zero mask; every other agent's is all zeros, at the pointing too (a seat still to point is
+not due until it is selected, one that has pointed is due no more).
 Rewards come at the end only: a winner gets 1 (a shared win 1/k), the others 0;
 ``infos[agent]["returns"]`` then holds the game's own scores.
 """
@@ -118,10 +120,9 @@ class CardGameEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
 
     def legal_actions(self, agent: str) -> list[Action]:
         state = self.match
-        seat = self.seat_of(agent)
-        if state.is_terminal() or seat not in self._to_move():
+        if state.is_terminal() or agent != self.agent_selection:
             return []
-        return state.legal_actions(seat)
+        return state.legal_actions(self.seat_of(agent))
 
     def action_mask(self, agent: str) -> np.ndarray:
         mask = np.zeros(len(self.catalog), dtype=np.int8)

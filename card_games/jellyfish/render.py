@@ -96,10 +96,6 @@ def build(
     game: JellyfishRules, obs: Mapping[str, Any], seat: int | None, look: Look
 ) -> list[RenderableType]:
     """The table's parts, top to bottom (``terminal.table.view`` adds the events under them)."""
-    if look.compact:  # an 80×24 terminal: the same facts in fewer rows
-        from card_games.jellyfish import compact
-
-        return compact.build(game, obs, seat, look)
     deck = deck_of(game, obs)
     to_move = None if obs["over"] else obs["active"]
     if obs["over"]:

@@ -71,10 +71,6 @@ def build(
     game: JumbleJamRules, obs: Mapping[str, Any], seat: int | None, look: Look
 ) -> list[RenderableType]:
     """The table's parts, top to bottom (``terminal.table.view`` adds the events under them)."""
-    if look.compact:  # an 80×24 terminal: the same facts in fewer rows
-        from card_games.jumble_jam import compact
-
-        return compact.build(game, obs, seat, look)
     n = obs["players"]
     variant = f" ({obs['variant']})" if obs["variant"] != "standard" else ""
     die = obs["die"] or "-"

@@ -47,9 +47,9 @@ class JumbleJackGame(Game):
         return {"random": RandomAgent, "smart": SmartAgent}
 
     def input_helper(self) -> Any:
-        from card_games.terminal.input import CardInput
+        from card_games.terminal.input_games import card_input
 
-        return CardInput.for_game(self)
+        return card_input(self)
 
     def render(self, observation: Mapping[str, Any], seat: int | None) -> str:
         from card_games.jumblejack.render import render

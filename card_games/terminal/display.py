@@ -8,6 +8,7 @@ gives :meth:`TableDisplay.show` to the person's agent as its way to draw the tab
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import replace
@@ -32,6 +33,16 @@ from jamsumo_sim.turnloop.state import Game, LogEntry, State
 def builder(game: Game) -> Any:
     """The game's ``render`` module (``card_games.<game>.render``): ``build`` and ``report``."""
     return importlib.import_module(f"card_games.{game.name}.render")
+
+
+def table_parts(game: Game, observation: Mapping[str, Any], seat: int | None, look: Look) -> list:
+    """The table's parts for ``look``: a compact look takes the game's ``compact`` module where it
+    has one (an 80x24 terminal: the same facts in fewer rows), else its ``render`` module; each
+    builds on render's pieces, render never on compact's."""
+    name = f"card_games.{game.name}.compact"
+    if look.compact and importlib.util.find_spec(name) is not None:
+        return importlib.import_module(name).build(game, observation, seat, look)
+    return builder(game).build(game, observation, seat, look)
 
 
 # Set while `full` is answered: the compact layout draws the full table once (it may scroll).
@@ -113,7 +124,7 @@ class TableDisplay:
         look = self.look
         # plain: a one-column gutter for the change marks
         drawn = replace(look, width=look.width - 1) if look.plain else look
-        parts = builder(self.game).build(self.game, observation, seat, drawn)
+        parts = table_parts(self.game, observation, seat, drawn)
         text = to_text(Group(*parts), drawn)
         now = bare_lines(text)
         before, shown = self.looks.get(seat, (None, None))
@@ -122,9 +133,7 @@ class TableDisplay:
             self.looks[seat] = (before, now)
         if FULL_LAYOUT.get() and look.compact:  # `full`: every fact written out
             full = replace(drawn, compact=False)
-            return to_text(
-                Group(*builder(self.game).build(self.game, observation, seat, full)), full
-            )
+            return to_text(Group(*table_parts(self.game, observation, seat, full)), full)
         return marked(text, before, look)
 
     def fitted_events(self, table: str, lines: list[str], earlier: int, new: bool) -> str:
@@ -153,6 +162,6 @@ class TableDisplay:
         ]
         lines, earlier = public[-MAX_EVENTS:], max(0, len(public) - MAX_EVENTS)
         table = view(
-            module.build, self.game, state.observation(None), None, self.look, lines, earlier, True
+            table_parts, self.game, state.observation(None), None, self.look, lines, earlier, True
         )
         return to_text(report_renderable(table, module.report(state), self.look), self.look)

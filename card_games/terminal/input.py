@@ -23,7 +23,7 @@ import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from card_games.terminal.display import FULL_LAYOUT
 from card_games.terminal.table import terminal_width
@@ -438,18 +438,6 @@ class Extension:
         return [action]
 
 
-def _extension(game_name: str) -> Extension:
-    if game_name == "the_jam":
-        from card_games.terminal.input_jam import JamInput
-
-        return JamInput()
-    if game_name == "jumble_jam":
-        from card_games.terminal.input_jumble import JumbleInput
-
-        return JumbleInput()
-    return Extension()
-
-
 class CardInput:
     """The card games' :class:`~jamsumo_sim.turnloop.agents.InputHelper`: one per person."""
 
@@ -464,12 +452,6 @@ class CardInput:
         self.expect = -1  # the history length at which this seat's next decision is the same step
         # the compact layout: the rows the table just drawn leaves for each menu
         self.menu_rows = menu_rows
-
-    @classmethod
-    def for_game(
-        cls, game: Any, fmt: MenuFormat = format_menu, menu_rows: Callable[[], int] | None = None
-    ) -> CardInput:
-        return cls(_extension(game.name), fmt, menu_rows)
 
     def decide(self, view: SeatView, console: Console) -> Plan:
         rows = self.menu_rows() if self.menu_rows is not None else None

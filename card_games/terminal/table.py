@@ -84,10 +84,12 @@ def look_for(
     stream: TextIO | None, plain: bool, aid: bool = False, compact: bool | None = None
 ) -> Look:
     """The look for output to ``stream``: plain when asked or when it is not a terminal;
-    compact when asked, or (``compact`` None) on a terminal of fewer than 40 rows."""
+    compact when asked, or (``compact`` None) on a terminal of fewer than 40 rows (output that is
+    no terminal has no rows: a ``LINES`` inherited by a piped process, as pytest-xdist's workers
+    set it to 24, does not make it compact)."""
     stream = stream or sys.stdout
     tty = bool(getattr(stream, "isatty", lambda: False)())
-    rows = terminal_height(stream)
+    rows = terminal_height(stream) if tty else None
     if compact is None:
         compact = rows is not None and rows < COMPACT_BELOW_ROWS
     return Look(

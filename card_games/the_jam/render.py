@@ -95,10 +95,6 @@ def build(
     game: JamRules, obs: Mapping[str, Any], seat: int | None, look: Look
 ) -> list[RenderableType]:
     """The table's parts, top to bottom (``terminal.table.view`` adds the events under them)."""
-    if look.compact:  # an 80×24 terminal: the same facts in fewer rows
-        from card_games.the_jam import compact
-
-        return compact.build(game, obs, seat, look)
     cs = game.cards
     n = obs["players"]
     to_move = obs["to_move"] if isinstance(obs["to_move"], int) and obs["to_move"] >= 0 else None

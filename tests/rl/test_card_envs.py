@@ -194,27 +194,47 @@ def test_observation_fields_follow_the_seat_relatively():
 
 
 def test_agents_not_due_to_move_get_all_zero_masks():
+    """Only the selected agent has a move to make: at JumbleJack's pointing the seats still to
+    point (not selected yet) and the one that pointed (due no more) all see zeros."""
     env = module("jumblejack").raw_env(players=4)
     env.reset(seed=2)
+
+    def check_masks() -> None:
+        for agent in env.agents:
+            mask = env.observe(agent)["action_mask"]
+            assert (mask.sum() > 0) == (agent == env.agent_selection), agent
+
     while not env.match.is_simultaneous_node():
-        agent = env.agent_selection
-        for other in env.agents:
-            if other != agent:
-                assert env.observe(other)["action_mask"].sum() == 0
-        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
-    first = env.agent_selection
-    env.step(int(np.flatnonzero(env.observe(first)["action_mask"])[0]))
-    assert env.observe(first)["action_mask"].sum() == 0  # chose already: not due any more
+        check_masks()
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    pointers = [env.possible_agents[s] for s in env.match.simultaneous_seats()]
+    assert len(pointers) > 2  # seats still to point beside the selected one
+    for _ in pointers:  # every pointer in turn, then the joint move is applied
+        check_masks()
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    check_masks()
 
 
 def test_a_shared_win_pays_each_winner_a_kth():
+    """A real three-way tie (JumbleJack, 4 seats, seed 1, seeded random moves): each winner is
+    paid 1/3, the loser 0, and the rewards sum to 1 (OpenSpiel's side: tests/rl/test_openspiel)."""
     from card_games.envs.card_env import win_shares
 
-    class Tied:
-        num_players = 3
-
-        def winners(self):
-            return [0, 2]
-
-    shares = win_shares(Tied())
-    assert shares == [0.5, 0.0, 0.5] and sum(shares) == 1.0
+    env = module("jumblejack").env(players=4)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    final = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            final[agent] = reward
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    match = env.unwrapped.match
+    winners = match.winners()
+    assert len(winners) == 3 and match.is_terminal()
+    for seat, agent in enumerate(env.possible_agents):
+        assert final[agent] == pytest.approx(1 / 3 if seat in winners else 0.0)
+    assert sum(final.values()) == pytest.approx(1.0)
+    assert win_shares(match) == [final[a] for a in env.possible_agents]  # as OpenSpiel's returns

@@ -302,6 +302,10 @@ def test_tournament_seats_ismcts_in_card_games():
     from jamsumo_sim.sweep.tournament import make_agent
 
     assert isinstance(make_agent(get_game("jellyfish"), 0, "ismcts"), ISMCTSAgent)
+    assert make_agent(get_game("jellyfish"), 0, "ismcts:200").simulations == 200  # ismcts:N
+    for bad in ("ismcts:0", "ismcts:x", "ismcts:-5"):
+        with pytest.raises(UserError, match="simulations per decision"):
+            make_agent(get_game("jellyfish"), 0, bad)
     with pytest.raises(UserError, match="unknown bot"):
         make_agent(get_game("jam"), 0, "ismcts")  # JamSumo has no IS-MCTS seat
 
@@ -341,6 +345,19 @@ def test_the_jams_resampling_re_deals_face_down_ingredients():
         drawn.add(card)
     assert len(drawn) > 1  # not always the true card
     assert sorted(world.all_cards()) == sorted(state.all_cards())  # no card lost or doubled
+
+
+def test_a_shared_win_returns_a_kth_to_each_winner():
+    """A real three-way tie (JumbleJack, 4 seats, seed 2, random bots): OpenSpiel's returns pay
+    each winner 1/3 and sum to 1 (the utility is constant-sum, sum 1, as registered)."""
+    from card_games.openspiel.game import CardSpielState
+
+    g = get_game("jumblejack")
+    result = play(g, [RandomAgent(s, g) for s in range(4)], seed=2, params={"players": 4})
+    assert sorted(result.winners) == [0, 2, 3]
+    returns = CardSpielState(load("jumblejack"), result.state).returns()
+    assert returns == pytest.approx([1 / 3, 0.0, 1 / 3, 1 / 3])
+    assert sum(returns) == pytest.approx(1.0)
 
 
 def test_resample_for_re_draws_the_other_seats_pending_choices():

@@ -86,9 +86,7 @@ def test_the_kit_sees_different_outcomes_for_different_seeds() -> None:
 
 def test_the_kit_catches_a_driver_that_ignores_the_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     # the planted fault of issue 25: every seed gets the chance outcomes of seed 0
-    monkeypatch.setattr(
-        driver, "chance_rng", lambda state: keys.rng_for(0, 0, len(state.history))
-    )
+    monkeypatch.setattr(driver, "chance_rng", lambda state: keys.rng_for(0, 0, len(state.history)))
     with pytest.raises(ConformanceError, match="seed is ignored"):
         check_seed_matters(GAME, PARAMS)
     with pytest.raises(ConformanceError, match="documented derivation"):
