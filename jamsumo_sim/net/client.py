@@ -72,6 +72,7 @@ class Client:
         self.turn: tuple[int, list[Action]] | None = None
         self.sent: tuple[int, dict[str, Any], float] | None = None
         self.deciding: asyncio.Task[None] | None = None
+        self.deciding_at = -1  # the position the running decision is for
         self.result: dict[str, Any] | None = None
         self.mismatches = 0
         self.welcomed = asyncio.Event()
@@ -413,10 +414,16 @@ class Client:
             )
 
     def _decide(self, fallback: bool = False) -> None:
-        if self.agent is None or self.seat is None:
+        if self.agent is None or self.seat is None or self.turn is None:
             return
         if self.deciding is not None and not self.deciding.done():
-            return
+            if self.deciding_at == self.turn[0]:
+                return
+            # a decision for a position play has left (a rejoined client's stream re-sent from
+            # its start asks for its first turn again): dropped, or the seat's turn now would wait
+            # behind it for ever
+            self.deciding.cancel()
+        self.deciding_at = self.turn[0]
         self.deciding = asyncio.get_running_loop().create_task(self._choose(fallback))
         self.deciding.add_done_callback(self._decided)
 
