@@ -11,7 +11,13 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from card_games.jumble_jam.render import JumbleJamRules, _layout_lines, _order_text, _status
+from card_games.jumble_jam.render import (
+    JumbleJamRules,
+    _layout_lines,
+    _order_text,
+    _status,
+    seat_tokens,
+)
 from card_games.terminal.table import Look, flow, heading, seat_label, table
 
 
@@ -55,11 +61,7 @@ def build(
     to_win = game.catalog.exact_orders_to_win
     seats = table(look, "seat", "coins", "exact", "jars", "hand", "tokens", "filled")
     for s in range(n):
-        tokens = []
-        if obs["token_type"][s]:
-            tokens.append(f"{obs['pastry_tokens'][s]} {obs['token_type'][s]}")
-        if obs["kitty_tokens"][s]:
-            tokens.append(f"{obs['kitty_tokens'][s]} Kitty")
+        tokens = seat_tokens(obs, s)
         done = " ".join(
             f"{c['order']}:{c['coins']}{'' if c['exact'] else 'w'}" for c in obs["completed"][s]
         )

@@ -31,6 +31,16 @@ CELL_WIDTH = 14
 DECIDED_BY = "most coins; a tie goes to the most exact orders"
 
 
+def seat_tokens(obs: Mapping[str, Any], s: int) -> list[str]:
+    """Seat ``s``'s tokens as written in its row: its pastry tokens, its Kitty tokens."""
+    tokens = []
+    if obs["token_type"][s]:
+        tokens.append(f"{obs['pastry_tokens'][s]} {obs['token_type'][s]}")
+    if obs["kitty_tokens"][s]:
+        tokens.append(f"{obs['kitty_tokens'][s]} Kitty")
+    return tokens
+
+
 def _order_text(order: Mapping[str, Any]) -> str:
     return " + ".join(f"{n} {t}" for t, n in order["needs"].items())
 
@@ -99,11 +109,7 @@ def build(
     to_win = game.catalog.exact_orders_to_win
     seats = table(look, "seat", "coins", "exact", "jars left", "hand", "tokens", "orders filled")
     for s in range(n):
-        tokens = []
-        if obs["token_type"][s]:
-            tokens.append(f"{obs['pastry_tokens'][s]} {obs['token_type'][s]}")
-        if obs["kitty_tokens"][s]:
-            tokens.append(f"{obs['kitty_tokens'][s]} Kitty")
+        tokens = seat_tokens(obs, s)
         done = ", ".join(
             f"{c['order']} {c['coins']}{'' if c['exact'] else ' (waste)'}"
             for c in obs["completed"][s]
