@@ -1,0 +1,61 @@
+"""The client's decisions by position: a turn for a new position never waits behind a decision
+for one play has left (a rejoined client whose host re-sent its stream from the start was asked
+for its first turn again; that decision could never end, and the seat's real turn waited behind
+it for ever: the rejoin test's "window at 5 sent 5, host at 5")."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from jamsumo_sim.net.client import Client
+from jamsumo_sim.net.options import JoinOptions
+from jamsumo_sim.turnloop import Action, get_game
+from tests.child_limits import HANG_GUARD_S
+
+
+class PositionAgent:
+    """A person's seat as the window's: it answers only the position the person has played."""
+
+    is_human = True
+
+    def __init__(self, answered: int) -> None:
+        self.answered = answered
+        self.asked: list[int] = []
+        self.release = threading.Event()  # ends a wait for another position (at the test's end)
+
+    def act(self, view) -> Action:
+        self.asked.append(view.history_length)
+        if view.history_length != self.answered:
+            self.release.wait(HANG_GUARD_S)  # the person never plays this position
+        return view.legal_actions[0]
+
+
+def test_a_turn_for_a_new_position_does_not_wait_behind_an_old_decision() -> None:
+    client = Client(
+        "ws://127.0.0.1:1/", JoinOptions(seat=0, remember=False), None, say=lambda t: None
+    )
+    client.game = get_game("jellyfish")
+    client.seat = 0
+    client.obs = {}
+    agent = client.agent = PositionAgent(answered=5)
+    legal = [Action.make("a move")]
+
+    async def play() -> None:
+        try:
+            client.at, client.turn = 0, (0, legal)  # the old turn, re-sent
+            client._decide()
+            old = client.deciding
+            while not agent.asked:  # the old decision is under way (its thread waits)
+                await asyncio.sleep(0.001)
+            client.at, client.turn = 5, (5, legal)  # the seat's real turn
+            client._decide()
+            new = client.deciding
+            assert new is not old  # the old one no longer holds the seat's turn up
+            await asyncio.wait_for(new, HANG_GUARD_S)  # asked for 5 and answered
+            assert client.deciding_at == 5 and old.cancelled()
+        finally:
+            agent.release.set()  # the old decision's thread ends (asyncio.run waits for it)
+
+    asyncio.run(play())
+    assert agent.asked == [0, 5]
