@@ -14,7 +14,7 @@ import pytest
 
 from card_games.cli import main
 from card_games.terminal.changes import changes, marked
-from card_games.terminal.table import Look
+from card_games.terminal.table import Look, look_for
 
 from .tables_helpers import PROMPT, FirstMovePerson
 
@@ -175,3 +175,18 @@ def test_a_persons_table_marks_what_changed_since_their_previous_turn(
     assert len(later) >= len(shown) // 2
     # a seat whose sets changed is marked, the title line never is unless its status changed
     assert any(ln.startswith("*Seat") for rows in later for ln in rows)
+
+
+def test_piped_output_is_never_compact_whatever_lines_says(monkeypatch):
+    """LINES describes a terminal; a piped process that inherits it (pytest-xdist's workers set 24)
+    has no screen, so it gets the full table; a terminal under 40 rows gets the compact one."""
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv("LINES", "24")
+    assert not look_for(io.StringIO(), plain=False).compact
+    assert look_for(Tty(), plain=False).compact
+    monkeypatch.setenv("LINES", "50")
+    assert not look_for(Tty(), plain=False).compact
