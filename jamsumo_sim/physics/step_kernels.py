@@ -446,6 +446,10 @@ def swept_substeps(
         return n_quiet, 0.0
     uniform = int(math.ceil(top * dt / s_max))
     lead = min(lead, dt / n_quiet)  # no collision step longer than a quiet step's
+    if dt - lead < dt / n_max:
+        # a rest shorter than the shortest collision step (a pair touching at the step's very
+        # end: 1e-17 s once): Chipmunk scales its warm start by the next step's length over it
+        return max(n_floor, min(uniform, n_max)), 0.0
     rest = int(math.ceil(top * (dt - lead) / s_max))
     rest = max(rest, int(math.ceil((dt - lead) * n_quiet / dt)))
     if rest + 1 >= uniform or rest + 1 < n_floor:

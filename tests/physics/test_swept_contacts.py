@@ -347,6 +347,23 @@ def test_a_leading_step_until_the_first_possible_contact():
     assert n == 1 + math.ceil(v * (dt - lead) / s_max) < math.ceil(v * dt / s_max)
 
 
+def test_no_rest_step_shorter_than_the_shortest_collision_step():
+    """A pair that can touch only at the step's very end: the leading step would leave a rest of
+    ~0 s (1e-17 s once), and Chipmunk scales its warm-started impulses by the next step's length
+    over the last one (x 2e13: both dice of test_collisions' e = 0 example left a 6 m board).
+    Such a step is taken in equal collision steps; a rest just long enough keeps its lead."""
+    a, dt = PARAMS.die_size, PARAMS.dt
+    n_max = math.ceil(dt / evolve.MIN_COLLISION_STEP - 1e-9)
+    v = 1.0
+    for short_by in (1e-17, 1e-9, 0.5 * dt / n_max):  # (s) the rest the lead would leave
+        gap = v * (dt - short_by)
+        n, lead = _count([[0, 0, 0, v, 0, 0], [a + gap, 0, 0, 0, 0, 0]])
+        assert lead == 0.0 and n == math.ceil(v * dt / (evolve.SWEEP_FRACTION * a)), short_by
+    gap = v * (dt - 2.0 * dt / n_max)
+    n, lead = _count([[0, 0, 0, v, 0, 0], [a + gap, 0, 0, 0, 0, 0]])
+    assert lead == pytest.approx(gap / v) and n == 2
+
+
 def test_platform_walls_count(standard_board, params):
     """A die flicked at a platform's wall gets the swept steps; a die beside it does not."""
     plat = standard_board.platforms[0]
