@@ -40,6 +40,13 @@ def test_a_turn_for_a_new_position_does_not_wait_behind_an_old_decision() -> Non
     client.obs = {}
     agent = client.agent = PositionAgent(answered=5)
     legal = [Action.make("a move")]
+    sent: list[int] = []
+
+    async def send(conn, kind: str, **fields) -> None:  # the host's end of the connection
+        sent.append(fields["at"])
+
+    client.conn = object()  # (a decision is sent, so the client knows it answered its turn)
+    client._send = send
 
     async def play() -> None:
         try:
@@ -58,4 +65,4 @@ def test_a_turn_for_a_new_position_does_not_wait_behind_an_old_decision() -> Non
             agent.release.set()  # the old decision's thread ends (asyncio.run waits for it)
 
     asyncio.run(play())
-    assert agent.asked == [0, 5]
+    assert agent.asked == [0, 5] and sent == [5]
