@@ -6,7 +6,10 @@ are compared by the distributions of what breaks do, not break by break.  :func:
 sigma 0.1 deg) and with its own chance seed, and returns one :class:`BreakOutcome` per break.
 :func:`compare` tests two samples: permutation total-variation distance for classes and counts, the
 two-sample KS test for continuous quantities, Holm's correction over all of them, and the relative
-difference of the means.  ``refine = 4`` against ``refine = 4`` on disjoint seeds is the noise floor.
+difference of the means.  The reference against itself on disjoint seeds is the noise floor; each
+comparison also holds each distance's mean over the permutations (:attr:`Comparison.tv_null`): for
+the reference against itself, the floor over every split of its pooled breaks, not the one split
+the seeds give (docs/physics.md "Resolution").
 
 Used by tests/physics/test_convergence.py and benchmarks/bench_convergence.py.
 """
@@ -151,20 +154,24 @@ def tv_distance(a: Sequence, b: Sequence) -> float:
 
 def permutation_tv(
     a: Sequence, b: Sequence, rng: np.random.Generator, rounds: int = 2000
-) -> tuple[float, float]:
-    """(TV distance, permutation p-value) of two samples of labels."""
+) -> tuple[float, float, float]:
+    """(TV distance, permutation p-value, mean TV over the permutations) of two samples of
+    labels.  The last is the distance two samples of these sizes have from chance alone, when
+    both come from the pooled distribution."""
     observed = tv_distance(a, b)
     labels = {v: i for i, v in enumerate(sorted(set(a) | set(b), key=repr))}
     pooled = np.array([labels[v] for v in (*a, *b)])
     na, k = len(a), len(labels)
-    count_a = np.empty(k)
     hits = 0
+    total = 0.0
     for _ in range(rounds):
         perm = rng.permutation(pooled)
         count_a = np.bincount(perm[:na], minlength=k) / na
         count_b = np.bincount(perm[na:], minlength=k) / (len(pooled) - na)
-        hits += 0.5 * np.abs(count_a - count_b).sum() >= observed - 1e-12
-    return observed, (hits + 1) / (rounds + 1)
+        tv = 0.5 * np.abs(count_a - count_b).sum()
+        hits += tv >= observed - 1e-12
+        total += tv
+    return observed, (hits + 1) / (rounds + 1), total / rounds
 
 
 def ks_p(a: Sequence[float], b: Sequence[float]) -> float:
@@ -209,17 +216,25 @@ def faces(sample: Sequence[BreakOutcome]) -> list[int]:
 @dataclass(frozen=True)
 class Comparison:
     tv: dict[str, float]  # label statistic -> TV distance (incl. "faces")
+    # label statistic -> mean TV over the permutations: the distance chance alone gives two such
+    # samples of the pooled breaks (for the reference against itself: the noise floor)
+    tv_null: dict[str, float]
     p: dict[str, float]  # every statistic -> raw p-value
     p_holm: dict[str, float]
     mean_rel: dict[str, float]  # continuous statistic -> (mean a - mean b) / mean b
 
     def table(self, floor: Comparison | None = None) -> str:
-        rows = ["| statistic | TV / mean diff | floor | p (Holm) |", "|---|---|---|---|"]
+        """The comparison as a markdown table; with ``floor`` (the reference against itself) its
+        distances beside, and their mean over the reference's splits."""
+        rows = [
+            "| statistic | TV / mean diff | floor | floor, all splits | p (Holm) |",
+            "|---|---|---|---|---|",
+        ]
         for name, tv in self.tv.items():
-            fl = f"{floor.tv[name]:.3f}" if floor else ""
+            fl = f"{floor.tv[name]:.3f} | {floor.tv_null[name]:.3f}" if floor else " | "
             rows.append(f"| {name} | {tv:.3f} | {fl} | {self.p_holm[name]:.3g} |")
         for name, rel in self.mean_rel.items():
-            fl = f"{100 * floor.mean_rel[name]:+.1f} %" if floor else ""
+            fl = f"{100 * floor.mean_rel[name]:+.1f} % | " if floor else " | "
             rows.append(f"| {name} | {100 * rel:+.1f} % | {fl} | {self.p_holm[name]:.3g} |")
         return "\n".join(rows)
 
@@ -229,30 +244,33 @@ def compare(
 ) -> Comparison:
     """Sample ``a`` (e.g. the default) against ``b`` (the reference)."""
     rng = np.random.default_rng(seed)
-    tv, p = {}, {}
+    tv, p, null = {}, {}, {}
     for name, label in LABELS.items():
-        tv[name], p[name] = permutation_tv(
+        tv[name], p[name], null[name] = permutation_tv(
             [label(o) for o in a], [label(o) for o in b], rng, rounds
         )
     # faces are pooled over dice: a permutation of whole breaks keeps their dependence
-    tv["faces"], p["faces"] = _faces_test(a, b, rng, rounds)
+    tv["faces"], p["faces"], null["faces"] = _faces_test(a, b, rng, rounds)
     mean_rel = {}
     for name, value in CONTINUOUS.items():
         xa, xb = [value(o) for o in a], [value(o) for o in b]
         p[name] = ks_p(xa, xb)
         mean_rel[name] = (np.mean(xa) - np.mean(xb)) / np.mean(xb)
-    return Comparison(tv, p, holm(p), mean_rel)
+    return Comparison(tv, null, p, holm(p), mean_rel)
 
 
 def _faces_test(
     a: Sequence[BreakOutcome], b: Sequence[BreakOutcome], rng: np.random.Generator, rounds: int
-) -> tuple[float, float]:
+) -> tuple[float, float, float]:
     observed = tv_distance(faces(a), faces(b))
     counts = np.array([np.bincount(o.faces, minlength=7)[1:] for o in (*a, *b)], dtype=float)
     na = len(a)
     hits = 0
+    total = 0.0
     for _ in range(rounds):
         perm = rng.permutation(len(counts))
         ca, cb = counts[perm[:na]].sum(0), counts[perm[na:]].sum(0)
-        hits += 0.5 * np.abs(ca / ca.sum() - cb / cb.sum()).sum() >= observed - 1e-12
-    return observed, (hits + 1) / (rounds + 1)
+        tv = 0.5 * np.abs(ca / ca.sum() - cb / cb.sum()).sum()
+        hits += tv >= observed - 1e-12
+        total += tv
+    return observed, (hits + 1) / (rounds + 1), total / rounds

@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import fastbody, flight, pitch, platforms, step_kernels, view
-from .datatypes import DieRecord
+from .datatypes import DieRecord, Pitch
 from .edges import strike_pitch_rate
 from .events import COLLISION, Event
 
 if TYPE_CHECKING:
+    from .params import PhysicsParams
     from .state import WorldState
 
 
@@ -62,7 +63,7 @@ def collect_collisions(w: WorldState, t: float) -> None:
         if b is not None:
             w.events.append(Event(t, COLLISION, key, {"impulse": j, "kind": "die"}))
             if a.level != b.level or a.fall_time is not None or b.fall_time is not None:
-                impact_tumbles(w, a, b, j)
+                impact_tumbles(w, a, b, j, max(0.0, w.params.step - (w.time - t)))
             on_collision(w, a, b, j, t)  # hops, and hits between dice off the surface
         else:
             plat = platforms.nearest_platform(w, a)
@@ -105,10 +106,16 @@ def _by_key_and_impulse(item: tuple) -> tuple:
     return item[0], item[1]
 
 
-def base_height(w: WorldState, d: DieRecord) -> float:
-    """Height of a die's base above the board: platform top, or below it while falling."""
-    if d.airborne or d.on_die is not None:
-        return d.z  # physics/flight.py (a pitched die's tilt is left out, as on the board)
+def base_height(w: WorldState, d: DieRecord, elapsed: float = 0.0) -> float:
+    """Height of a die's base above the board ``elapsed`` s into the step: platform top, or below
+    it while falling; a die in flight where its flight is then (its z and vz are the step's
+    start's until the step's flight step: a die launched ``elapsed`` into the step starts below
+    its launch point, flight.launch)."""
+    if d.airborne:
+        # (a pitched die's tilt is left out, as on the board)
+        return d.z + (d.vz - 0.5 * w.params.gravity * elapsed) * elapsed
+    if d.on_die is not None:
+        return d.z  # physics/flight.py
     if d.level:
         return w.board.platform(d.level).height
     if d.fall_time is not None:
@@ -116,15 +123,20 @@ def base_height(w: WorldState, d: DieRecord) -> float:
     return 0.0
 
 
-def impact_tumbles(w: WorldState, a: DieRecord, b: DieRecord, impulse: float) -> None:
-    """Dice on different levels meet off their mid-heights: the one struck above its mid-height
-    pitches forward like a high flick: it tumbles if the pitch has the energy (physics/pitch.py).
+def impact_tumbles(
+    w: WorldState, a: DieRecord, b: DieRecord, impulse: float, elapsed: float = 0.0
+) -> None:
+    """Dice on different levels meet off their mid-heights (``elapsed`` s into the step): the one
+    struck above its mid-height pitches forward like a high flick: it tumbles if the pitch has the
+    energy (physics/pitch.py).  At the contact's time: the step's start put a die hopped within
+    the step below the board, struck "above its mid-height" by the die it hopped beside (at the
+    default step, not at refine 8: a tenth of the hard-spin breaks ended with a die on a die).
     The contact's exchange (Chipmunk's, in the plane) already holds the blow's energy, so the pitch
     it starts is paid out of the struck die's slide (at most all of it): no energy made (a 2754483511
     and a 72413 seed of test_energy_steps gained 27 uJ and 0.47 mJ when the pitch came on top)."""
     p = w.params
     size = p.die_size
-    ha, hb = base_height(w, a), base_height(w, b)
+    ha, hb = base_height(w, a, elapsed), base_height(w, b, elapsed)
     lo, hi = max(ha, hb), min(ha, hb) + size
     if hi <= lo:
         return
@@ -134,12 +146,15 @@ def impact_tumbles(w: WorldState, a: DieRecord, b: DieRecord, impulse: float) ->
         rate = strike_pitch_rate(dv, centre - h, p)
         if rate > 0.0:  # struck above its mid-height: it pitches (physics/pitch.py)
             (x, y), (ox, oy) = fastbody.position(d.body), fastbody.position(other.body)
-            _pitch_paid(w, d, math.atan2(y - oy, x - ox) - fastbody.angle(d.body), rate)
+            _pitch_paid(w, d, math.atan2(y - oy, x - ox) - fastbody.angle(d.body), rate, elapsed)
 
 
-def _pitch_paid(w: WorldState, d: DieRecord, body_dir: float, rate: float) -> None:
-    """Start (or add to) ``d``'s pitch from an impact, the pitch's added energy taken from its
-    slide; a slide too slow to pay for it all gives the pitch only what it can."""
+def _pitch_paid(
+    w: WorldState, d: DieRecord, body_dir: float, rate: float, elapsed: float = 0.0
+) -> None:
+    """Start (or add to) ``d``'s pitch from an impact ``elapsed`` s into the step, the pitch's
+    added energy taken from its slide; a slide too slow to pay for it all gives the pitch only
+    what it can."""
     p = w.params
     before = d.pitch
     e0 = pitch.pitch_energy(before.phi, before.rate, p) if before is not None else 0.0
@@ -147,6 +162,8 @@ def _pitch_paid(w: WorldState, d: DieRecord, body_dir: float, rate: float) -> No
     after = d.pitch
     if after is None:
         return
+    if after.phi == 0.0 and after is not before and not d.airborne:
+        d.pitch = after = _started_at(after, elapsed, p)
     added = pitch.pitch_energy(after.phi, after.rate, p) - e0
     if added <= 0.0:
         return
@@ -165,6 +182,26 @@ def _pitch_paid(w: WorldState, d: DieRecord, body_dir: float, rate: float) -> No
     view.mark(w, d)
 
 
+def _started_at(pt: Pitch, elapsed: float, p: PhysicsParams) -> Pitch:
+    """A pitch that starts flat ``elapsed`` s into the step, as the step's start holds it: the
+    step's pitch step turns it over the whole step, so it starts where the swing, run back that
+    long, puts it (a little below flat, a little faster: the same energy), and is flat at the
+    contact's time; at the default step a die struck late in a step otherwise led refine 8's by
+    up to a step's turn (0.03 rad at 15 rad/s) for the rest of its pitch.  A rate that lifts it
+    off the board leaves at once, as before (flight.lifts_off)."""
+    if elapsed <= 0.0 or flight.lifts_off(0.0, pt.rate, p):
+        return pt
+    k = 0.75 * p.gravity / p.die_size  # the swing's gravity term near flat (pitch._accel)
+    phi0 = -pt.rate * elapsed - 0.5 * k * elapsed * elapsed
+    room = pt.rate * pt.rate - 2.0 * p.die_mass * p.gravity * pitch.lift(
+        phi0, p
+    ) / pitch.edge_inertia(p)
+    rate0 = math.sqrt(max(room, 0.0))
+    if flight.lifts_off(phi0, rate0, p):
+        return pt
+    return pt._replace(phi=phi0, rate=rate0)
+
+
 def on_collision(
     w: WorldState, a: DieRecord, b: DieRecord, impulse: float, t: float | None = None
 ) -> None:
@@ -175,11 +212,13 @@ def on_collision(
     model step's end if None): a rise starts there, not at the model step's start."""
     p = w.params
     elapsed = 0.0 if t is None else max(0.0, p.step - (w.time - t))
-    if flight.pitched_strike(w, a, b, elapsed) or flight.pitched_strike(w, b, a, elapsed):
+    if flight.pitched_strike(w, a, b, elapsed, impulse) or flight.pitched_strike(
+        w, b, a, elapsed, impulse
+    ):
         return
     if a.airborne or b.airborne or a.on_die is not None or b.on_die is not None:
         if a.level == b.level and a.fall_time is None and b.fall_time is None:
-            impact_tumbles(w, a, b, impulse)  # met off their mid-heights
+            impact_tumbles(w, a, b, impulse, elapsed)  # met off their mid-heights
         return
     # how hard they meet: the whole exchange's impulse, from their closing speed before the
     # contact (the collision step that reported it may have begun it only: the first step's

@@ -10,6 +10,12 @@ sets: the default (refine 1), the reference, the reference again (the noise floo
 criteria (issue 32 s2):
   (a) no statistic rejects at p < 0.01 after Holm correction;
   (b) every total-variation distance <= 1.5 x the floor + 0.02;
+      the floor as the issue defines it, the reference's two seed sets against each other.  One
+      split is a draw: refine 8's hard-spin off-board distance came out 0.005 to 0.020 over six
+      splits, and with it the bound 0.0275 to 0.05.  The table also shows the floor's mean over all
+      splits of the reference's 800 breaks (Comparison.tv_null), the bound the issue's criterion
+      means to set (proposed in docs/physics.md "Resolution"; every verdict below is the same with
+      it);
   (c) mean displacement within 3 %, mean time to rest within 5 %.
 Where the default stands is recorded in EXPECTED: the test fails, with the figures, whenever a
 change of physics moves it (docs/physics.md "Resolution" explains each).
@@ -44,18 +50,23 @@ def failures(c: cv.Comparison, floor: cv.Comparison) -> list[str]:
     return out
 
 
-# Where the default stands on model 0.9 against refine 8 (N = 400): True = meets (a)-(c).  A change
+# Where the default stands on model 0.10 against refine 8 (N = 400): True = meets (a)-(c).  A change
 # of physics that moves one fails here with the figures, so the table (and docs/physics.md
 # "Resolution") is updated with it.
 EXPECTED: dict[str, bool] = {
-    "centred": True,  # displacement -1.0 %, smallest p 0.031
-    # class TV 0.090 (bound 0.032), off-board 0.062 (bound 0.031), on-die 0.085 (bound 0.020):
-    # contacts met up to a sweep deep and spinning dice meeting twice (docs/physics.md)
-    "hard_spin": False,
-    "high": True,  # displacement -0.4 %, time to rest -0.1 % (model 0.8: +1.9 % / +6.6 %)
-    # off-board TV 0.028 against its bound 0.0275 (floor 0.005, p 1): at the edge since the hop
-    # energy fixes (f361bb9, ba76a5a); before them it met (class TV 0.048, +1.1 % / -2.3 %)
-    "scattered": False,
+    # class TV 0.028 (floor 0.025, bound 0.058), displacement +0.0 %, time to rest +1.3 %
+    "centred": True,
+    # class TV 0.025 (floor 0.018), off-board 0.005, on-die 0.020 (floor 0.002, bound 0.023),
+    # -0.5 % / +2.0 % (model 0.9: class 0.090, on-die 0.085): the laws read at the contact's time
+    # (test_contact_time.py)
+    "hard_spin": True,
+    # on-die TV 0.033 (p 0.0035), time to rest KS p 0.0008 (mean +0.4 %): a pitch that lifts a die
+    # off keeps hop_lift of its turn and rises at hop_lift of its rise, so its leading edge leaves
+    # at 0 m/s and comes straight down; refine 8 lands it 0.25 ms later, the default 2 ms later
+    # unless a contact in between changes its pitch (docs/physics.md; issue 33: hop_lift 1.0)
+    "high": False,
+    # class TV 0.035 (floor 0.020), off 0.028 (floor 0.008, bound 0.032), +2.2 % / -2.7 %
+    "scattered": True,
 }
 
 
@@ -78,3 +89,15 @@ def test_the_default_against_the_reference(kind: str) -> None:
         f"{'meets' if not broken else 'breaks'} the criteria ({'; '.join(broken) or 'all met'}):\n"
         f"{default.table(floor)}"
     )
+
+
+def test_the_floor_is_the_mean_distance_of_two_samples_of_the_pooled_breaks() -> None:
+    """Comparison.tv_null: two samples of 400 from a pool of 800 with 400 of each of two labels
+    differ by 2 |p1 - 1/2|, p1 hypergeometric with variance (1/4)(1/400)(400/799): mean
+    2 sqrt(2/pi) sd = 0.0282.  The distance of the two samples themselves plays no part."""
+    rng = __import__("numpy").random.default_rng(5)
+    for a, b in (([0] * 200 + [1] * 200, [0] * 200 + [1] * 200), ([0] * 300 + [1] * 100,
+                 [0] * 100 + [1] * 300)):  # fmt: skip
+        _, _, null = cv.permutation_tv(a, b, rng, rounds=4000)
+        sd = (0.25 / 400 * 400 / 799) ** 0.5
+        assert null == pytest.approx(2 * (2 / 3.141592653589793) ** 0.5 * sd, rel=0.03)

@@ -1,0 +1,125 @@
+"""Laws read at the contact's time within a model step (issue 32, docs/physics.md "Resolution").
+
+Chipmunk reports a first contact at the end of the collision step that found it, up to a model
+step after the step's start, while a die in flight or pitched holds its state as of the step's start
+until the step's flight or pitch step.  Each law that reads that state at a contact reads it where
+the contact is: a free flight's height (kinematics), a pitch begun within the step (the swing run
+from flat at the contact), a pitched strike's pitch and the pair's velocities just before it.  At
+the default 2 ms step the old readings made the hard-spin break end with a die on a die in 9 % of
+breaks (refine 8: none) and sent a pitched die's push down its row at half refine 8's speed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from jamsumo_sim import convergence as cv
+from jamsumo_sim.physics import contacts, flight
+from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.params import PhysicsParams
+
+
+@pytest.mark.parametrize("elapsed", [0.0, 0.0005, 0.0012, 0.00199])
+@pytest.mark.parametrize("vz", [0.3, 1.0])
+def test_a_die_launched_within_a_step_is_at_its_launch_height_then(flat_world, params, elapsed, vz):
+    """A hop ``elapsed`` into the step starts from the board then, and flies freely from there:
+    height vz t - g t^2 / 2 at t after it (flight.launch holds it as of the step's start)."""
+    w = flat_world
+    w.add_die("a", 0.0, 0.0, face=1)
+    d = w._dice["a"]
+    flight.launch(w, d, vz, elapsed=elapsed)
+    assert contacts.base_height(w, d, elapsed) == pytest.approx(0.0, abs=1e-12)
+    later = min(elapsed + 0.0007, params.step)
+    t = later - elapsed
+    g = params.gravity
+    assert contacts.base_height(w, d, later) == pytest.approx(vz * t - 0.5 * g * t * t, abs=1e-12)
+
+
+def test_a_die_hopping_beside_another_strikes_it_above_its_mid_height(flat_world, params):
+    """Hopped 1.2 ms into the step, a die meets its grounded neighbour 0.8 ms later, 0.5 mm up:
+    the neighbour is struck above its mid-height and pitches; the flier, struck below its own,
+    does not.  (Read at the step's start the flier was 0.5 mm below the board, struck above its
+    mid-height: it pitched, its neighbour did not.)"""
+    w = flat_world
+    a = params.die_size
+    w.add_die("flier", 0.0, 0.0, face=1)
+    w.add_die("ground", a, 0.0, face=1, vx=0.5)  # (its slide pays for its pitch)
+    flier, ground = w._dice["flier"], w._dice["ground"]
+    flight.launch(w, flier, 0.6, elapsed=0.0012)
+    assert flier.z < 0.0  # as of the step's start
+    contacts.impact_tumbles(w, flier, ground, 0.006, elapsed=0.002)
+    assert ground.pitch is not None and ground.pitch.rate > 0.0
+    assert flier.pitch is None
+
+
+def _swing(rate: float, duration: float, p: PhysicsParams, n: int = 4000) -> float:
+    """The pitch angle after ``duration`` s from flat at ``rate``: RK4 on phi'' = (3 g / 4 a)
+    (sin phi - cos phi), gravity's torque about the edge (physics.md s8.2)."""
+    k = 0.75 * p.gravity / p.die_size
+    phi, w = 0.0, rate
+    h = duration / n
+
+    def acc(x: float) -> float:
+        return k * (math.sin(x) - math.cos(x))
+
+    for _ in range(n):
+        k1p, k1v = w, acc(phi)
+        k2p, k2v = w + 0.5 * h * k1v, acc(phi + 0.5 * h * k1p)
+        k3p, k3v = w + 0.5 * h * k2v, acc(phi + 0.5 * h * k2p)
+        k4p, k4v = w + h * k3v, acc(phi + h * k3p)
+        phi += h * (k1p + 2 * k2p + 2 * k3p + k4p) / 6
+        w += h * (k1v + 2 * k2v + 2 * k3v + k4v) / 6
+    return phi
+
+
+@pytest.mark.parametrize("elapsed", [0.0, 0.0008, 0.0018])
+@pytest.mark.parametrize("rate", [8.0, 20.0])
+def test_a_pitch_begun_within_a_step_turns_only_from_then(flat_world, params, elapsed, rate):
+    """A die struck ``elapsed`` into the step starts pitching flat then: at the step's end its
+    pitch is the swing from flat over the rest of the step, within 0.5 % (not over the whole
+    step: at 20 rad/s struck 1.8 ms in, 0.004 rad against 0.040)."""
+    w = flat_world
+    w.add_die("a", 0.0, 0.0, face=1, vx=0.8)
+    d = w._dice["a"]
+    contacts._pitch_paid(w, d, 0.0, rate, elapsed)
+    assert d.pitch is not None and d.pitch.phi <= 0.0
+    w.step()
+    want = _swing(rate, params.step - elapsed, params)
+    assert d.pitch.phi == pytest.approx(want, rel=5e-3, abs=1e-6)
+
+
+def test_a_pitch_begun_within_a_step_keeps_its_energy(flat_world, params):
+    """Run back to the step's start the pitch has the energy it has flat at the contact."""
+    from jamsumo_sim.physics import pitch
+
+    w = flat_world
+    w.add_die("a", 0.0, 0.0, face=1, vx=0.8)
+    d = w._dice["a"]
+    contacts._pitch_paid(w, d, 0.0, 15.0, 0.0015)
+    assert d.pitch.phi < 0.0
+    e = pitch.pitch_energy(d.pitch.phi, d.pitch.rate, params)
+    assert e == pytest.approx(pitch.pitch_energy(0.0, 15.0, params), rel=1e-12)
+
+
+def _pair_at(refine: int, t_end: float) -> tuple[float, float]:
+    board = load_board("standard")
+    base = PhysicsParams.from_board(board)
+    w, flick = cv.build_break("centred", board, cv.refined(base, refine), 31)
+    w.apply_flick(flick)
+    while w.time < t_end - 1e-9:
+        w.step()
+    return w.state("d7").vx, w.state("d12").vx
+
+
+def test_a_pitched_die_pushed_within_a_step_passes_the_push_on():
+    """Centred break, seed 31: d2 hops over d7 and pitches it (24 ms), pushes it again 0.9 ms into
+    the next step, and d7, pitched, strikes d12 0.3 ms later.  The strike starts from the pair just
+    before it (d2's push in) at d7's pitch then: at 26 ms d12 runs at 2.30 m/s and d7 at 1.060,
+    refine 4, 8 and 16 at 2.212 +- 0.001 and 1.063 +- 0.001 (model 0.9, from the step's start:
+    d12 1.09 m/s, d7 1.79)."""
+    d7_8, d12_8 = _pair_at(8, 0.026)
+    d7_1, d12_1 = _pair_at(1, 0.026)
+    assert d12_8 == pytest.approx(2.212, abs=0.01) and d7_8 == pytest.approx(1.063, abs=0.01)
+    assert abs(d12_1 - d12_8) < 0.12 and abs(d7_1 - d7_8) < 0.05
