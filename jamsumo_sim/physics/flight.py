@@ -188,6 +188,62 @@ def launch(
 Velocity = tuple[float, float]
 
 
+def pre_contact(
+    a: DieRecord,
+    b: DieRecord,
+    nx: float,
+    ny: float,
+    impulse: float,
+    jvec: tuple[float, float] | None,
+    m: float,
+) -> tuple[Velocity, Velocity]:
+    """The velocities of ``a`` and ``b`` just before their contact: now, less its impulse (N s):
+    ``jvec`` as Chipmunk's arbiter gave it (its sign taken so that it pushes b away from a along
+    the line of centres ``n``, from a to b: a contact's impulse always has that part), else
+    ``impulse`` along ``n``."""
+    (avx, avy), (bvx, bvy) = a.body.velocity, b.body.velocity
+    if jvec is None:
+        jx, jy = impulse * nx, impulse * ny
+    else:
+        jx, jy = jvec
+        if jx * nx + jy * ny < 0.0:
+            jx, jy = -jx, -jy
+    return (avx + jx / m, avy + jy / m), (bvx - jx / m, bvy - jy / m)
+
+
+def pre_contact_spins(
+    a: DieRecord,
+    b: DieRecord,
+    nx: float,
+    ny: float,
+    jvec: tuple[float, float] | None,
+    inertia: float,
+) -> tuple[float, float]:
+    """The spins of ``a`` and ``b`` just before their contact: now, less what the contact's
+    impulse ``jvec`` (signed as in :func:`pre_contact`) gave each about its centre, applied at the
+    mean of the contact points; the spins now if the impulse or the contact is unknown."""
+    wa, wb = a.body.angular_velocity, b.body.angular_velocity
+    if jvec is None:
+        return wa, wb
+    try:
+        found = a.shape.shapes_collide(b.shape)
+    except AssertionError:  # (pymunk 7 asserts on a pair that no longer touches)
+        return wa, wb
+    pts = found.points
+    if not pts:
+        return wa, wb
+    px = sum(0.5 * (c.point_a.x + c.point_b.x) for c in pts) / len(pts)
+    py = sum(0.5 * (c.point_a.y + c.point_b.y) for c in pts) / len(pts)
+    jx, jy = jvec
+    if jx * nx + jy * ny < 0.0:
+        jx, jy = -jx, -jy
+    (ax, ay), (bx, by) = a.body.position, b.body.position
+    # the impulse on b is (jx, jy), on a its opposite: each turned by r x J / I
+    dwa = -((px - ax) * jy - (py - ay) * jx) / inertia
+    dwb = ((px - bx) * jy - (py - by) * jx) / inertia
+    return wa - dwa, wb - dwb
+
+
 def exchange_speed(a: DieRecord, b: DieRecord, impulse: float, m: float, e: float) -> float:
     """The speed (m/s) the whole central exchange of ``a`` and ``b`` gives each: (1 + e)/2 times
     their closing speed along the line of centres before the contact (now, less the ``impulse``
@@ -249,7 +305,12 @@ def tilted_impact(
 
 
 def pitched_strike(
-    w: WorldState, s: DieRecord, t: DieRecord, elapsed: float = 0.0, impulse: float | None = None
+    w: WorldState,
+    s: DieRecord,
+    t: DieRecord,
+    elapsed: float = 0.0,
+    impulse: float | None = None,
+    jvec: tuple[float, float] | None = None,
 ) -> bool:
     """``s``, pitched forward (on the board or in the air, physics.md s8.5 "pitched strikers"),
     met ``t`` standing in front of it ``elapsed`` s into the step: the impact along s's tilted
@@ -279,26 +340,27 @@ def pitched_strike(
     nx, ny = (tx - sx) / dist, (ty - sy) / dist
     if nx * math.cos(pt.heading) + ny * math.sin(pt.heading) <= 0.0:
         return False  # t is not in front of the tipped face
-    # once per pair and step (a pair parts and meets again within a step in a packed cluster)
-    key = (w.steps, s.id, t.id)
-    if key in w._tilted:
-        return True
-    w._tilted = {k for k in w._tilted if k[0] == w.steps} | {key}
+    if impulse is None:
+        # from the velocities at the step's start: once per pair and step (a pair parts and meets
+        # again within a step in a packed cluster)
+        key = (w.steps, s.id, t.id)
+        if key in w._tilted:
+            return True
+        w._tilted = {k for k in w._tilted if k[0] == w.steps} | {key}
     if w._dirty:
         view.read(w)
     # view.pre_vc's values (the same elementwise operations) for the two rows only
     pair = w._wbuf[w._rows[[w._index[s.id], w._index[t.id]]]]
     ps, pt_ = pair[:, 0] + 1j * pair[:, 1]
     if impulse is not None:
-        # the pair just before this contact: now, less the impulse its exchange gave so far
-        # along the line of centres (exchange_speed's reading); the step's earlier contacts
-        # (another die's push within the step) stay in it
-        (svx, svy), (tvx, tvy) = s.body.velocity, t.body.velocity
-        dj = impulse / w.params.die_mass
-        ps = complex(svx + dj * nx, svy + dj * ny)
-        pt_ = complex(tvx - dj * nx, tvy - dj * ny)
+        # the pair just before this contact: now, less the contact's impulse; the step's earlier
+        # contacts (another die's push within the step) stay in it
+        (sx0, sy0), (tx0, ty0) = pre_contact(s, t, nx, ny, impulse, jvec, w.params.die_mass)
+        ps, pt_ = complex(sx0, sy0), complex(tx0, ty0)
+        # and the spins then: now less the turn the contact's impulse gave each about its centre
+        # (at the contact's mean point)
         pair = pair.copy()
-        pair[0, 2], pair[1, 2] = s.body.angular_velocity, t.body.angular_velocity
+        pair[0, 2], pair[1, 2] = pre_contact_spins(s, t, nx, ny, jvec, w._inertia)
     vz_s = 0.0
     if s.airborne:  # (its rise then)
         vz_s = s.vz - w.params.gravity * elapsed

@@ -11,11 +11,11 @@ criteria (issue 32 s2):
   (a) no statistic rejects at p < 0.01 after Holm correction;
   (b) every total-variation distance <= 1.5 x the floor + 0.02;
       the floor as the issue defines it, the reference's two seed sets against each other.  One
-      split is a draw: refine 8's hard-spin off-board distance came out 0.005 to 0.020 over six
-      splits, and with it the bound 0.0275 to 0.05.  The table also shows the floor's mean over all
+      split is a draw: refine 8's hard-spin off-board distance came out 0.005 to 0.025 over six
+      splits, and with it the bound 0.0275 to 0.058.  The table also shows the floor's mean over all
       splits of the reference's 800 breaks (Comparison.tv_null), the bound the issue's criterion
-      means to set (proposed in docs/physics.md "Resolution"; every verdict below is the same with
-      it);
+      means to set (proposed in docs/physics.md "Resolution"; the verdicts below are the same with
+      it but for high's on-die distance, between the two bounds);
   (c) mean displacement within 3 %, mean time to rest within 5 %.
 Where the default stands is recorded in EXPECTED: the test fails, with the figures, whenever a
 change of physics moves it (docs/physics.md "Resolution" explains each).
@@ -54,18 +54,16 @@ def failures(c: cv.Comparison, floor: cv.Comparison) -> list[str]:
 # of physics that moves one fails here with the figures, so the table (and docs/physics.md
 # "Resolution") is updated with it.
 EXPECTED: dict[str, bool] = {
-    # class TV 0.028 (floor 0.025, bound 0.058), displacement +0.0 %, time to rest +1.3 %
+    # class TV 0.020 (floor 0.027), on-die 0.010, displacement -0.4 %, time to rest +0.0 %
     "centred": True,
-    # class TV 0.025 (floor 0.018), off-board 0.005, on-die 0.020 (floor 0.002, bound 0.023),
-    # -0.5 % / +2.0 % (model 0.9: class 0.090, on-die 0.085): the laws read at the contact's time
-    # (test_contact_time.py)
-    "hard_spin": True,
-    # on-die TV 0.033 (p 0.0035), time to rest KS p 0.0008 (mean +0.4 %): a pitch that lifts a die
-    # off keeps hop_lift of its turn and rises at hop_lift of its rise, so its leading edge leaves
-    # at 0 m/s and comes straight down; refine 8 lands it 0.25 ms later, the default 2 ms later
-    # unless a contact in between changes its pitch (docs/physics.md; issue 33: hop_lift 1.0)
-    "high": False,
-    # class TV 0.035 (floor 0.020), off 0.028 (floor 0.008, bound 0.032), +2.2 % / -2.7 %
+    # fails (b) only: on-die TV 0.050 (floor 0, bound 0.020; p 0.02 after Holm), class 0.050 (bound
+    # 0.043): the default ends 5.0 % of breaks with a die on a die, refine 8 none (model 0.9: TV
+    # 0.085 and p 0.004).  Traced: a die hopped off the row lands on one a tumble carried a few mm
+    # from where refine 8 has it (docs/physics.md "Resolution")
+    "hard_spin": False,
+    # class TV 0.025, on-die 0.025 (bound 0.028), displacement -0.8 %, time to rest -0.8 %
+    "high": True,
+    # class TV 0.035 (floor 0.015), off-board 0.028 (bound 0.032), +2.2 % / -2.8 %
     "scattered": True,
 }
 
