@@ -211,39 +211,6 @@ def pre_contact(
     return (avx + jx / m, avy + jy / m), (bvx - jx / m, bvy - jy / m)
 
 
-def pre_contact_spins(
-    a: DieRecord,
-    b: DieRecord,
-    nx: float,
-    ny: float,
-    jvec: tuple[float, float] | None,
-    inertia: float,
-) -> tuple[float, float]:
-    """The spins of ``a`` and ``b`` just before their contact: now, less what the contact's
-    impulse ``jvec`` (signed as in :func:`pre_contact`) gave each about its centre, applied at the
-    mean of the contact points; the spins now if the impulse or the contact is unknown."""
-    wa, wb = a.body.angular_velocity, b.body.angular_velocity
-    if jvec is None:
-        return wa, wb
-    try:
-        found = a.shape.shapes_collide(b.shape)
-    except AssertionError:  # (pymunk 7 asserts on a pair that no longer touches)
-        return wa, wb
-    pts = found.points
-    if not pts:
-        return wa, wb
-    px = sum(0.5 * (c.point_a.x + c.point_b.x) for c in pts) / len(pts)
-    py = sum(0.5 * (c.point_a.y + c.point_b.y) for c in pts) / len(pts)
-    jx, jy = jvec
-    if jx * nx + jy * ny < 0.0:
-        jx, jy = -jx, -jy
-    (ax, ay), (bx, by) = a.body.position, b.body.position
-    # the impulse on b is (jx, jy), on a its opposite: each turned by r x J / I
-    dwa = -((px - ax) * jy - (py - ay) * jx) / inertia
-    dwb = ((px - bx) * jy - (py - by) * jx) / inertia
-    return wa - dwa, wb - dwb
-
-
 def exchange_speed(a: DieRecord, b: DieRecord, impulse: float, m: float, e: float) -> float:
     """The speed (m/s) the whole central exchange of ``a`` and ``b`` gives each: (1 + e)/2 times
     their closing speed along the line of centres before the contact (now, less the ``impulse``
@@ -357,10 +324,8 @@ def pitched_strike(
         # contacts (another die's push within the step) stay in it
         (sx0, sy0), (tx0, ty0) = pre_contact(s, t, nx, ny, impulse, jvec, w.params.die_mass)
         ps, pt_ = complex(sx0, sy0), complex(tx0, ty0)
-        # and the spins then: now less the turn the contact's impulse gave each about its centre
-        # (at the contact's mean point)
-        pair = pair.copy()
-        pair[0, 2], pair[1, 2] = pre_contact_spins(s, t, nx, ny, jvec, w._inertia)
+        # (the spins stay the step's start's: the contact's friction may have spun them up, and
+        # the energy held below must be no more than the pair had)
     vz_s = 0.0
     if s.airborne:  # (its rise then)
         vz_s = s.vz - w.params.gravity * elapsed
