@@ -19,15 +19,55 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from card_games.the_jam.basket import stack_tops
-from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD, CardSet, card_rank
+from card_games.the_jam.basket import BasketIndex, stack_tops
+from card_games.the_jam.cards import JAM, PIE, PINECONE, SALAD, Card, CardSet, card_rank
 from card_games.the_jam.rules import FACE_DOWN, SEEN_BY, TRAVEL_MAX_SWAP
 from jamsumo_sim.turnloop import Action
 
-if TYPE_CHECKING:
-    from card_games.the_jam.state import JamState
+
+class JamState(Protocol):
+    """What the moves read and change of a game of The Jam (state.JamState is one): declared here
+    so that this module, which the state's methods call, does not import the state back."""
+
+    tb: Tables
+    travel: bool
+    hands: list[list[str]]
+    basket: list[str]
+    made: list[list[dict[str, Any]]]
+    turn_no: int
+    step: str
+    auction: dict[str, Any] | None
+    bear_pick: int | None
+    ym_discard: bool
+    trade: dict[str, Any] | None
+    proposals: int
+    refused: list[dict[str, Any]]
+    traded_blind: bool
+    pie_debt: int
+    proposal_tables: tuple[SideTable, SideTable] | None
+    side_tables: dict[tuple[str, int, tuple[str, ...]], SideTable]
+
+    @property
+    def active(self) -> int: ...
+    def card(self, card_id: str) -> Card: ...
+    def label(self, card_id: str) -> str: ...
+    def say(self, text: str, to: int | list[int] | None = None) -> None: ...
+    def pile(self, seat: int) -> list[dict[str, Any]]: ...
+    def basket_index(self) -> BasketIndex: ...
+    def to_basket(self, card_id: str) -> None: ...
+    def take_from_basket(self, card_id: str) -> None: ...
+    def take_made(self, seat: int, card_id: str) -> dict[str, Any]: ...
+    def clear_under(self, recipe: dict[str, Any]) -> None: ...
+    def _trade_partners(self) -> list[int]: ...
+    def _enter_trade(self) -> None: ...
+    def _enter_play(self) -> None: ...
+    def _end_turn(self) -> None: ...
+    def _draw(self) -> None: ...
+    def _discard_jam(self, seat: int, cid: str) -> None: ...
+    def _bear_returns(self, seat: int, cid: str) -> None: ...
+    def _auction_skip(self) -> None: ...
 
 
 _ACTIONS: dict[tuple[Any, ...], Action] = {}
