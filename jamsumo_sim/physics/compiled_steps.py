@@ -511,18 +511,10 @@ def _all_slow(first_ids, first_imp, m, id_sorted, id_order, fprm, addr, state, r
         ra = rows[step_kernels._die_index(id_sorted, id_order, first_ids[2 * c], n)]
         rb = rows[step_kernels._die_index(id_sorted, id_order, first_ids[2 * c + 1], n)]
         impulse = step_kernels.py_hypot(first_imp[2 * c], first_imp[2 * c + 1])
-        # flight.exchange_speed, operation for operation
-        dx, dy = state[rb, 0] - state[ra, 0], state[rb, 1] - state[ra, 1]
-        dist = step_kernels.py_hypot(dx, dy)
-        if dist == 0.0:
-            speed = impulse / mass
-        else:
-            nx, ny = dx / dist, dy / dist
-            closing = (state[ra, 3] - state[rb, 3]) * nx + (state[ra, 4] - state[rb, 4]) * ny
-            closing = closing + 2.0 * impulse / mass
-            speed = 0.5 * (1.0 + e) * closing
-            if speed < 0.0:
-                speed = 0.0
+        speed = step_kernels.exchange_speed(
+            state[ra, 0], state[ra, 1], state[rb, 0], state[rb, 1], state[ra, 3], state[ra, 4],
+            state[rb, 3], state[rb, 4], impulse, mass, e,
+        )  # fmt: skip
         if not speed < hop_speed:
             slow = False
             break

@@ -63,7 +63,7 @@ def collect_collisions(w: WorldState, t: float) -> None:
         if b is not None:
             w.events.append(Event(t, COLLISION, key, {"impulse": j, "kind": "die"}))
             if a.level != b.level or a.fall_time is not None or b.fall_time is not None:
-                impact_tumbles(w, a, b, j, max(0.0, w.params.step - (w.time - t)))
+                impact_tumbles(w, a, b, j, _elapsed(w, t))
             on_collision(w, a, b, j, t, jvec)  # hops, and hits between dice off the surface
         else:
             plat = platforms.nearest_platform(w, a)
@@ -77,6 +77,12 @@ def collect_collisions(w: WorldState, t: float) -> None:
             )
             if plat is not None and a.level is None and a.fall_time is None:
                 platforms.maybe_climb(w, a, plat)
+
+
+def _elapsed(w: WorldState, t: float) -> float:
+    """How far (s) into the model step a contact reported at ``t`` happened (the World's time
+    is the step's end while its collision steps run)."""
+    return max(0.0, w.params.step - (w.time - t))
 
 
 def log_deferred(w: WorldState, rows: list[list[float]]) -> None:
@@ -196,7 +202,7 @@ def _started_at(pt: Pitch, elapsed: float, p: PhysicsParams) -> Pitch:
     off the board leaves at once, as before (flight.lifts_off)."""
     if elapsed <= 0.0 or flight.lifts_off(0.0, pt.rate, p):
         return pt
-    k = 0.75 * p.gravity / p.die_size  # the swing's gravity term near flat (pitch._accel)
+    k = pitch.swing_k(p)  # (the swing's gravity term near flat)
     phi0 = -pt.rate * elapsed - 0.5 * k * elapsed * elapsed
     room = pt.rate * pt.rate - 2.0 * p.die_mass * p.gravity * pitch.lift(
         phi0, p
@@ -222,7 +228,7 @@ def on_collision(
     model step's end if None): a rise starts there, not at the model step's start.  ``jvec``:
     the contact's impulse (N s, its sign either way), when known."""
     p = w.params
-    elapsed = 0.0 if t is None else max(0.0, p.step - (w.time - t))
+    elapsed = 0.0 if t is None else _elapsed(w, t)
     if flight.pitched_strike(w, a, b, elapsed, impulse, jvec) or flight.pitched_strike(
         w, b, a, elapsed, impulse, jvec
     ):

@@ -214,15 +214,11 @@ def pre_contact(
 def exchange_speed(a: DieRecord, b: DieRecord, impulse: float, m: float, e: float) -> float:
     """The speed (m/s) the whole central exchange of ``a`` and ``b`` gives each: (1 + e)/2 times
     their closing speed along the line of centres before the contact (now, less the ``impulse``
-    the solver gave so far); 0 if they were not closing."""
+    the solver gave so far); 0 if they were not closing (step_kernels.exchange_speed, which the
+    compiled loop's deferral shares)."""
     (ax, ay), (bx, by) = a.body.position, b.body.position
-    dist = math.hypot(bx - ax, by - ay)
-    if dist == 0.0:
-        return impulse / m
-    nx, ny = (bx - ax) / dist, (by - ay) / dist
     (avx, avy), (bvx, bvy) = a.body.velocity, b.body.velocity
-    closing = (avx - bvx) * nx + (avy - bvy) * ny + 2.0 * impulse / m
-    return max(0.5 * (1.0 + e) * closing, 0.0)
+    return step_kernels.exchange_speed(ax, ay, bx, by, avx, avy, bvx, bvy, impulse, m, e)
 
 
 def completed_exchange(
@@ -275,14 +271,14 @@ def pitched_strike(
     w: WorldState,
     s: DieRecord,
     t: DieRecord,
-    elapsed: float = 0.0,
-    impulse: float | None = None,
+    elapsed: float,
+    impulse: float,
     jvec: tuple[float, float] | None = None,
 ) -> bool:
     """``s``, pitched forward (on the board or in the air, physics.md s8.5 "pitched strikers"),
     met ``t`` standing in front of it ``elapsed`` s into the step: the impact along s's tilted
     front face (:func:`tilted_impact`, at its pitch then, from the velocities just before the
-    contact: now less ``impulse``, or those before the step's contacts if None) replaces the
+    contact: now less its impulse, :func:`pre_contact`) replaces the
     solver's flat one along the line of centres; s rises (a hop if it was on the board).  True if
     it applied.  (From the step's start, at the default step a die pushed on within the step lost
     that push: in a centred break a pitched die struck the next one at 1.1 m/s where refine 8 has
@@ -307,25 +303,15 @@ def pitched_strike(
     nx, ny = (tx - sx) / dist, (ty - sy) / dist
     if nx * math.cos(pt.heading) + ny * math.sin(pt.heading) <= 0.0:
         return False  # t is not in front of the tipped face
-    if impulse is None:
-        # from the velocities at the step's start: once per pair and step (a pair parts and meets
-        # again within a step in a packed cluster)
-        key = (w.steps, s.id, t.id)
-        if key in w._tilted:
-            return True
-        w._tilted = {k for k in w._tilted if k[0] == w.steps} | {key}
     if w._dirty:
         view.read(w)
-    # view.pre_vc's values (the same elementwise operations) for the two rows only
+    # the pair just before this contact: now, less the contact's impulse (the step's earlier
+    # contacts, another die's push within the step, stay in it); the spins the step's start's
+    # (view.pre_vc's rows): the contact's friction may have spun them up, and the energy held
+    # below must be no more than the pair had
+    (sx0, sy0), (tx0, ty0) = pre_contact(s, t, nx, ny, impulse, jvec, w.params.die_mass)
+    ps, pt_ = complex(sx0, sy0), complex(tx0, ty0)
     pair = w._wbuf[w._rows[[w._index[s.id], w._index[t.id]]]]
-    ps, pt_ = pair[:, 0] + 1j * pair[:, 1]
-    if impulse is not None:
-        # the pair just before this contact: now, less the contact's impulse; the step's earlier
-        # contacts (another die's push within the step) stay in it
-        (sx0, sy0), (tx0, ty0) = pre_contact(s, t, nx, ny, impulse, jvec, w.params.die_mass)
-        ps, pt_ = complex(sx0, sy0), complex(tx0, ty0)
-        # (the spins stay the step's start's: the contact's friction may have spun them up, and
-        # the energy held below must be no more than the pair had)
     vz_s = 0.0
     if s.airborne:  # (its rise then)
         vz_s = s.vz - w.params.gravity * elapsed

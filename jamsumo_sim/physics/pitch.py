@@ -84,10 +84,16 @@ def _accel(phi: float, k: float) -> float:
     return k * (math.sin(phi) - math.cos(phi))
 
 
+def swing_k(p: PhysicsParams) -> float:
+    """Gravity's torque about the edge over the edge inertia, per (sin phi - cos phi): 3 g / 4a
+    (1/s^2; :func:`_accel`)."""
+    return 0.75 * p.gravity / p.die_size
+
+
 def swing(phi: float, rate: float, h: float, p: PhysicsParams) -> tuple[float, float]:
     """The pendulum about the edge over ``h`` seconds (one RK4 step), its energy projected back
     onto the start's (the rate's size follows from the energy; never more energy than before)."""
-    k = 0.75 * p.gravity / p.die_size
+    k = swing_k(p)
     k1p, k1v = rate, _accel(phi, k)
     k2p, k2v = rate + 0.5 * h * k1v, _accel(phi + 0.5 * h * k1p, k)
     k3p, k3v = rate + 0.5 * h * k2v, _accel(phi + 0.5 * h * k2p, k)
@@ -158,7 +164,7 @@ def _consts(w: WorldState) -> tuple[float, ...]:
         0.5 * edge_inertia(p),  # pitch_energy's first factor
         p.die_mass * p.gravity,  # pitch_energy's second factor
         0.5 * p.die_size,  # lift's and rise_rate's factor
-        0.75 * p.gravity / p.die_size,  # swing's k
+        swing_k(p),
         tip_rate(p),
         0.25 * math.pi,  # flight.lifts_off's bound
     )

@@ -77,7 +77,6 @@ class WorldState:
     _moved: set[str]  # dice a jump moved since the last read: their rows are stale
     _row_patch: list[tuple[DieRecord, float, float, float]]  # velocities not yet in their rows
     _index_key: Any  # view.index_key at the last re-index
-    _tilted: set[tuple[int, str, str]]  # (step, striker, struck) of this step's pitched strikes
     _edge_draws: tuple[int, set[tuple[str, str]]]  # (window, pairs that drew their hop chance)
 
     # --- the batch read and the per-die index (physics/view.py) --------------------------------

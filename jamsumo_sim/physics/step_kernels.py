@@ -760,6 +760,21 @@ def first_contacts(
 
 
 @njit(**_JIT)
+def exchange_speed(ax, ay, bx, by, avx, avy, bvx, bvy, impulse, m, e):
+    """The speed (m/s) the whole central exchange of dice a and b (centres, velocities now) gives
+    each: (1 + e)/2 times their closing speed along the line of centres before the contact (now,
+    less the ``impulse`` the solver gave so far); 0 if they were not closing.  The law of
+    flight.exchange_speed and of the compiled loop's deferral (compiled_steps._all_slow)."""
+    dx, dy = bx - ax, by - ay
+    dist = py_hypot(dx, dy)
+    if dist == 0.0:
+        return impulse / m
+    nx, ny = dx / dist, dy / dist
+    closing = (avx - bvx) * nx + (avy - bvy) * ny + 2.0 * impulse / m
+    return max(0.5 * (1.0 + e) * closing, 0.0)
+
+
+@njit(**_JIT)
 def contact_groups(pairs: np.ndarray, used: int, ids: np.ndarray) -> np.ndarray:
     """Groups of dice that touched: ``pairs[:used]`` holds (body a, body b) ids of the contacts,
     ``ids`` each die's body id.  Returns one label per die: the same for dice joined by contacts,

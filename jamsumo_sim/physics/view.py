@@ -56,10 +56,9 @@ def init_buffers(w: WorldState) -> None:
     w._body_gen = 0  # counts bodies added to and removed from the Space (view.index_key)
     w._index_key = None
     w._unchecked = False
-    w._tilted = set()
     w._edge_draws = (-1, set())  # (step, pairs that drew their edge-on-edge chance in it: flight)
     # dice whose bodies a jump (tumble, climb, trip) moved since the last read: their rows are stale
-    w._moved = set()  # (step, striker, struck) of this step's pitched strikes (physics/flight.py)
+    w._moved = set()
     # (die, vx, vy, w) written to a body since the last read, its row not yet (patch_rows)
     w._row_patch = []
     # the compiled steps' addresses (physics/compiled_steps.addresses; None: to be taken anew

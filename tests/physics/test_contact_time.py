@@ -120,6 +120,22 @@ def test_a_pitch_begun_within_a_step_keeps_its_energy(flat_world, params):
     assert e == pytest.approx(pitch.pitch_energy(0.0, 15.0, params), rel=1e-12)
 
 
+@pytest.mark.parametrize("elapsed,applies", [(0.0003, False), (0.0015, True)])
+def test_a_pitched_strike_reads_the_pitch_at_the_contact(flat_world, params, elapsed, applies):
+    """A die struck 0.5 ms into a step at 10 rad/s starts it a little below flat (as the step's
+    start holds it); meeting the die in front of it 0.3 ms into the step it is still flat there
+    (the solver's flat impact stands), 1.5 ms in it is 0.01 rad up: the tilted impact applies.
+    (Read at the step's start it was below flat for the whole step: no tilted impact.)"""
+    w = flat_world
+    a = params.die_size
+    w.add_die("s", 0.0, 0.0, face=1, vx=0.5)
+    w.add_die("t", a - 1e-4, 0.0, face=1)  # (touching, as at a contact)
+    s, t = w._dice["s"], w._dice["t"]
+    contacts._pitch_paid(w, s, 0.0, 10.0, 0.0005)
+    assert s.pitch.phi < 0.0
+    assert flight.pitched_strike(w, s, t, elapsed, 0.0) is applies
+
+
 def _pair_at(refine: int, t_end: float) -> tuple[float, float]:
     board = load_board("standard")
     base = PhysicsParams.from_board(board)
