@@ -603,6 +603,7 @@ def run_steps(
             if kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
                 n_fly += 1
     g, size, wall_top = fprm[F_G], fprm[F_SIZE], fprm[F_WALL_TOP]
+    half_a, slop = fprm[F_HALF_A], fprm[F_SLOP]
     while True:
         sub = dt / n_sub if lead == 0.0 else (dt - lead) / (n_sub - 1)
         while k < n_sub:
@@ -620,6 +621,11 @@ def run_steps(
                     for i in range(kind.shape[0]):
                         if kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
                             base = sp[i, S_Z] + sp[i, S_VZ] * tm - 0.5 * g * tm * tm
+                            floor = step_kernels.flight_floor(
+                                state, rows, i, sp[i, S_Z], land_tops, groups, half_a, slop
+                            )
+                            if base < floor:
+                                base = floor
                             bits = _band_bits(_band_key(base, size, wall_top))
                             _call_3(addr[A_SET_FILTER], shapes[i], 0, bits)
                 _call_ptr_double(f_step, space, lead if k == 0 and lead > 0.0 else sub)

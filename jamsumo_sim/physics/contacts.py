@@ -365,7 +365,9 @@ def limit_contact_energy(w: WorldState, pre: np.ndarray) -> None:
         if len(members) < 2 and root != wall:
             continue  # a lone die touched nothing: no contact gave it energy (most dice, cheaply)
         idx = np.array(members)
-        before, after = ke0[idx].sum(), ke1[idx].sum()
+        # exact sums (math.fsum): the same in any order of the members, which is the Space's
+        # body order and differs in a World.copy()
+        before, after = math.fsum(ke0[idx].tolist()), math.fsum(ke1[idx].tolist())
         if after <= before:
             continue
         if root == wall:  # touches a wall: no momentum to keep
@@ -373,7 +375,10 @@ def limit_contact_energy(w: WorldState, pre: np.ndarray) -> None:
             vc[idx] *= s
             om[idx] *= s
         else:
-            vcm = vc[idx].mean()
+            k = len(members)
+            vcm = complex(
+                math.fsum(vc[idx].real.tolist()) / k, math.fsum(vc[idx].imag.tolist()) / k
+            )
             ke_cm = 0.5 * m * len(members) * abs(vcm) ** 2
             s = math.sqrt(max(before - ke_cm, 0.0) / (after - ke_cm)) if after > ke_cm else 0.0
             vc[idx] = vcm + s * (vc[idx] - vcm)

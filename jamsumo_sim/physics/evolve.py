@@ -231,12 +231,22 @@ def _bands(w: WorldState, t: float) -> None:
     """Every die in flight (the compiled loop's kinds) in its height band at ``t`` s into the
     step, its base then: a die rising past the dice's tops stops meeting them within the step,
     not at its end (at the default step a striker rising over the die it hit met it again up to
-    a step after it was above it)."""
+    a step after it was above it).  A die above a die's top with their footprints overlapping is
+    kept above that top (step_kernels.flight_floor): it comes down on that top or edge at the
+    flight step, not against the side (a band taken on its way down put it among the dice for a
+    collision step, and the solver shoved it off the die it was landing on, more often the finer
+    the step)."""
     p = w.params
     g = p.gravity
-    for d in w._order:
+    half, slop = w._half_size, p.collision_slop
+    for i, d in enumerate(w._order):
         if d.airborne:  # (compiled_steps.KIND_FLYING*: a die in flight leans on none)
             base = d.z + d.vz * t - 0.5 * g * t * t
+            floor = step_kernels.flight_floor(
+                w._rbase, w._rows, i, d.z, w._land_tops, w._groups, half, slop
+            )
+            if base < floor:
+                base = floor
             f = space.band_filter(base, p.die_size, w._wall_top)
             if d.shape.filter != f:
                 d.shape.filter = f

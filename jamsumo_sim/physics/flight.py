@@ -669,17 +669,9 @@ def _land(
 def overlap_depth(a: DieRecord, b: DieRecord, half: float) -> float:
     """How deep (m) the two dice's square footprints overlap (< 0: apart), by separating axes."""
     (ax, ay), (bx, by) = fastbody.position(a.body), fastbody.position(b.body)
-    dx, dy = bx - ax, by - ay
-    depth = math.inf
-    angles = (fastbody.angle(a.body), fastbody.angle(b.body))
-    for ang in angles:
-        for n in ((math.cos(ang), math.sin(ang)), (-math.sin(ang), math.cos(ang))):
-            reach = 0.0
-            for other in angles:
-                c, s = math.cos(other), math.sin(other)
-                reach += half * (abs(n[0] * c + n[1] * s) + abs(-n[0] * s + n[1] * c))
-            depth = min(depth, reach - abs(n[0] * dx + n[1] * dy))
-    return depth
+    return step_kernels.square_overlap(
+        ax, ay, fastbody.angle(a.body), bx, by, fastbody.angle(b.body), half
+    )
 
 
 def standing(w: WorldState, o: DieRecord, d: DieRecord) -> bool:

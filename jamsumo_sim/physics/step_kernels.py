@@ -1094,3 +1094,61 @@ def flight_clear(
     if hole:
         return low1 > 0.0
     return low1 > surf
+
+
+@njit(**_JIT)
+def square_overlap(ax, ay, a_angle, bx, by, b_angle, half):
+    """How deep (m) two dice's square footprints (centres (ax, ay), (bx, by), half-width ``half``)
+    overlap (< 0: apart), by separating axes (the four face normals)."""
+    dx, dy = bx - ax, by - ay
+    ca, sa = math.cos(a_angle), math.sin(a_angle)
+    cb, sb = math.cos(b_angle), math.sin(b_angle)
+    depth = math.inf
+    for k in range(4):
+        if k == 0:
+            nx, ny = ca, sa
+        elif k == 1:
+            nx, ny = -sa, ca
+        elif k == 2:
+            nx, ny = cb, sb
+        else:
+            nx, ny = -sb, cb
+        reach = half * (abs(nx * ca + ny * sa) + abs(-nx * sa + ny * ca))
+        reach += half * (abs(nx * cb + ny * sb) + abs(-nx * sb + ny * cb))
+        depth = min(depth, reach - abs(nx * dx + ny * dy))
+    return depth
+
+
+@njit(**_JIT)
+def flight_floor(
+    state: np.ndarray,
+    rows: np.ndarray,
+    i: int,
+    base: float,
+    land_tops: np.ndarray,
+    groups: np.ndarray,
+    half: float,
+    slop: float,
+) -> float:
+    """The highest top (m) of a die that die ``i`` in flight, its base at ``base``, is above
+    (within ``slop``) with its footprint overlapping that die's by more than ``slop``, or -inf.
+    Its height band for the step's collision steps is taken no lower (physics/evolve._bands): it
+    comes down on that die's top or edge (physics/flight._surface_under decides at the step's
+    end), not against its side.  Taken from the step's first read (``state``: x, y, angle per
+    row; ``land_tops``: view.landing_top, NaN for a die nothing lands on)."""
+    r = rows[i]
+    x, y, angle = state[r, 0], state[r, 1], state[r, 2]
+    g = groups[i]
+    reach = 2.0 * math.sqrt(2.0) * half  # centres farther apart than this never overlap
+    best = -math.inf
+    for j in range(rows.shape[0]):
+        top = land_tops[j]
+        if j == i or groups[j] != g or not top > best or base < top - slop:
+            continue  # (NaN tops fail ``top > best``)
+        rj = rows[j]
+        ox, oy = state[rj, 0], state[rj, 1]
+        if abs(ox - x) > reach or abs(oy - y) > reach:
+            continue
+        if square_overlap(x, y, angle, ox, oy, state[rj, 2], half) > slop:
+            best = top
+    return best

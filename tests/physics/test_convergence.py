@@ -9,13 +9,18 @@ physics.md "Resolution").  So the reference here is ``refine = 8``; per kind, th
 sets: the default (refine 1), the reference, the reference again (the noise floor).  The
 criteria (issue 32 s2):
   (a) no statistic rejects at p < 0.01 after Holm correction;
-  (b) every total-variation distance <= 1.5 x the floor + 0.02;
-      the floor as the issue defines it, the reference's two seed sets against each other.  One
-      split is a draw: refine 8's hard-spin off-board distance came out 0.005 to 0.025 over six
-      splits, and with it the bound 0.0275 to 0.058.  The table also shows the floor's mean over all
-      splits of the reference's 800 breaks (Comparison.tv_null), the bound the issue's criterion
-      means to set (proposed in docs/physics.md "Resolution"; the verdicts below are the same with
-      it but for high's on-die distance, between the two bounds);
+  (b) every total-variation distance <= 1.5 x the floor + 0.02, the floor being the reference
+      against itself.  The issue takes one split of its seeds; that is one draw of a noisy number:
+      refine 8's hard-spin off-board distance came out 0.005 to 0.025 over six splits (the bound
+      0.0275 to 0.058), and on model 0.11 one split gave hard spin's on-die floor 0.003 and
+      scattered's off-board 0.003 where the mean over all splits is 0.012 and 0.032, failing two
+      kinds whose (a) p-values are 0.47 and 1.  So the floor here is that mean: the distance two
+      disjoint halves of the reference's 800 breaks have on average over every split
+      (Comparison.tv_null), the number the issue's criterion estimates with one split.  How often
+      (b) fails the reference judged against itself (model 0.11, 100 random three-way splits of
+      1,200 refine-8 breaks per kind into reference, floor and "default"): with one split's floor
+      4 % (centred), 4 % (hard spin), 4 % (high), 21 % (scattered); with the mean over all splits
+      4 %, 1 %, 2 %, 12 % (docs/physics.md "Resolution").  The table shows both;
   (c) mean displacement within 3 %, mean time to rest within 5 %.
 Where the default stands is recorded in EXPECTED: the test fails, with the figures, whenever a
 change of physics moves it (docs/physics.md "Resolution" explains each).
@@ -41,7 +46,7 @@ def failures(c: cv.Comparison, floor: cv.Comparison) -> list[str]:
         if p < ALPHA:
             out.append(f"{name}: rejected, p {p:.2g} after Holm")
     for name, tv in c.tv.items():
-        bound = 1.5 * floor.tv[name] + 0.02
+        bound = 1.5 * floor.tv_null[name] + 0.02
         if tv > bound:
             out.append(f"{name}: TV {tv:.3f} > {bound:.3f}")
     for name, limit in (("displacement", 0.03), ("time_to_rest", 0.05)):
@@ -50,20 +55,19 @@ def failures(c: cv.Comparison, floor: cv.Comparison) -> list[str]:
     return out
 
 
-# Where the default stands on model 0.10 against refine 8 (N = 400): True = meets (a)-(c).  A change
+# Where the default stands on model 0.11 against refine 8 (N = 400): True = meets (a)-(c).  A change
 # of physics that moves one fails here with the figures, so the table (and docs/physics.md
 # "Resolution") is updated with it.
 EXPECTED: dict[str, bool] = {
-    # class TV 0.008 (floor 0.027), on-die 0.002, displacement -0.2 %, time to rest +0.0 %
+    # class TV 0.018 (floor 0.020), on-die 0.008, displacement -0.2 %, time to rest +0.4 %
     "centred": True,
-    # on-die TV 0.073 (floor 0.002, bound 0.024; p 0.004 after Holm), class 0.073: the default ends
-    # 7.3 % of breaks with a die on a die, refine 8 none (model 0.9: 0.085); off-board 0.005 (0.9:
-    # 0.062).  Traced: a die hopped off the row lands on one a tumble carried a few mm from where
-    # refine 8 has it (docs/physics.md "Resolution")
-    "hard_spin": False,
-    # class TV 0.025, on-die 0.025 (bound 0.028), displacement -0.8 %, time to rest -0.8 %
+    # on-die TV 0.032 (floor 0.012, bound 0.038; p 0.47), class 0.033, -0.9 % / +1.3 %.  Model 0.10
+    # failed: on-die 0.073 (p 0.004): a die coming down on a die's edge was put among the dice for
+    # a collision step and shoved off it, more often the finer the step (docs/physics.md)
+    "hard_spin": True,
+    # class TV 0.010, on-die 0.010 (bound 0.025; model 0.10: 0.025, p 0.012), -0.5 % / +0.7 %
     "high": True,
-    # class TV 0.035 (floor 0.015), off-board 0.028 (bound 0.032), +2.2 % / -2.8 %
+    # class TV 0.035 (floor 0.051), off-board 0.028 (bound 0.068), +2.2 % / -3.0 %
     "scattered": True,
 }
 
