@@ -37,3 +37,47 @@ def test_a_die_sliding_off_the_rim_falls_from_when_it_lost_its_support(params, v
     vx = d.body.velocity.x
     assert step_kernels.supported(x - vx * (tau + 1e-4), y, angle, foot, r)
     assert not step_kernels.supported(x - vx * (tau - 1e-4), y, angle, foot, r)
+
+
+def _rim_trip(refine: int) -> tuple[list, World]:
+    """A spinning die skimming the hole at 1.25 m/s trips over the far rim (issue 32's skim
+    family, shot 18): its rim tumble events and the World at rest."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from jamsumo_sim.physics.flick import Flick
+    from jamsumo_sim.physics.params import PhysicsParams
+
+    board = load_board("standard")
+    w = World(
+        board, replace(PhysicsParams.from_board(board), refine=refine), rng=np.random.default_rng(1)
+    )
+    w.add_die("s", -0.03401455885601531, 0.08037001392572107, angle=1.9711621480107728, face=3)
+    w.apply_flick(
+        Flick(
+            "s", -1.2097705951211877, 0.0062420680549639205, offset=0.0874613372, height=0.51280569
+        )
+    )
+    w.run_until_rest(5.0)
+    return [e for e in w.events if e.type == "tumble" and e.data["cause"] == "rim"], w
+
+
+def test_a_rim_trip_tumbles_over_the_face_leading_when_it_met_the_rim():
+    """The die spins at ~100 rad/s: read at the step's end (2 ms after it met the rim at the
+    default step, 0.5 ms at refine 4) it had turned on far enough that another face led, and the
+    default tumbled it onto face 6 where refine 4 and 16 give 2.  Its spin stops at the trip, so it
+    also rests turned as the fine steps have it."""
+    import math
+
+    ends = {}
+    for k in (1, 2, 4, 16):
+        trips, w = _rim_trip(k)
+        assert len(trips) == 1
+        ends[k] = (trips[0].data["after"], w.state("s"))
+    assert {face for face, _ in ends.values()} == {2}
+    fine = ends[16][1]
+    for k in (1, 2, 4):
+        s = ends[k][1]
+        assert abs(math.remainder(s.angle - fine.angle, math.pi / 2)) < math.radians(2.0), k
+        assert math.hypot(s.x - fine.x, s.y - fine.y) < 0.002, k
