@@ -161,10 +161,17 @@ def launch(
         w.events.append(Event(w.time, PLATFORM, (d.id,), {"platform": d.level, "action": "left"}))
     if z is None:
         z = base_height(w, d) + (lift(d.pitch.phi, w.params) if d.pitch is not None else 0.0)
+    v_launch = vz  # (the event's: the rise it left with)
     if ahead > 0.0:
         g = w.params.gravity
         z = z + vz * ahead - 0.5 * g * ahead * ahead
         vz = vz - g * ahead
+        pt = d.pitch
+        if pt is not None:
+            # and has turned on in the air since, as a rebound's pitch does (_land)
+            phi_on = pt.phi + pt.rate * ahead
+            if 0.0 <= phi_on < QUARTER:
+                d.pitch = _tuple_new(Pitch, (phi_on, pt.rate, pt.side, pt.heading, pt.cause))
     if elapsed > 0.0:
         # it left ``elapsed`` into a step whose flight step (the whole step) is still to come:
         # that step then ends where the flight from the contact does (z - vz t - g t^2/2 rising
@@ -179,7 +186,7 @@ def launch(
     d.riding = False
     d.fall_time = None
     d.shape.filter = die_filter(w, d)
-    w.events.append(Event(w.time if at is None else at, HOP, (d.id,), {"vz": vz}))
+    w.events.append(Event(w.time if at is None else at, HOP, (d.id,), {"vz": v_launch}))
     w._special = True
     view.mark(w, d)
     w._current = False

@@ -261,7 +261,10 @@ def step_die(w: WorldState, d: DieRecord) -> bool:
             d.pitch = Pitch(phi, p.hop_lift * rate, side, pt.heading, pt.cause)
             b.velocity = (vx, vy)
             b.angular_velocity = spin
-            flight.launch(w, d, p.hop_lift * (half_a * (c0 - s0) * rate))
+            # it left at this substep's start, h_all - i h before the step's end: it has flown
+            # since (at the default step a die lifting off its edge mid-step flew up to a step
+            # late, 1.8 ms in the high break's striker)
+            flight.launch(w, d, p.hop_lift * (half_a * (c0 - s0) * rate), ahead=h_all - i * h)
             return True
         v = math.hypot(vx, vy)
         scale = max(0.0, v - dv) / v if v > 0.0 else 0.0

@@ -295,8 +295,14 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol)
             pit[RATE] = q[_Q_HOP_LIFT] * rate
             pit[SIDE] = side
             air[AIRBORNE] = 1.0
-            air[Z] = base + _lift(phi, q[_Q_A])
-            air[VZ] = vz
+            # flight.launch's ``ahead``: it left h_all - i h before the step's end, and its pitch
+            # has turned on in the air since
+            ahead = h_all - i * h
+            air[Z] = base + _lift(phi, q[_Q_A]) + vz * ahead - 0.5 * q[_Q_G] * ahead * ahead
+            air[VZ] = vz - q[_Q_G] * ahead
+            phi_on = phi + pit[RATE] * ahead
+            if 0.0 <= phi_on < QUARTER:
+                pit[PHI] = phi_on
             return _LIFTED, x, y, vx, vy, spin
         v = py_hypot(vx, vy)
         scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
@@ -535,6 +541,9 @@ def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r):
             if back > 0.0:
                 z = z + vz * back - 0.5 * g * back * back
                 vz = vz - g * back
+                phi_on = phi + pit[RATE] * back
+                if 0.0 <= phi_on < QUARTER:
+                    pit[PHI] = phi_on
             air[Z] = z
             air[VZ] = vz
             where[0] = -1
