@@ -12,9 +12,9 @@ criteria (issue 32 s2):
   (b) every total-variation distance <= 1.5 x the floor + 0.02, the floor being the reference
       against itself.  The issue takes one split of its seeds; that is one draw of a noisy number:
       refine 8's hard-spin off-board distance came out 0.005 to 0.025 over six splits (the bound
-      0.0275 to 0.058), and on model 0.11 one split gave hard spin's on-die floor 0.003 and
+      0.0275 to 0.058), and on model 0.11 one split gave hard spin's on-die floor 0.005 and
       scattered's off-board 0.003 where the mean over all splits is 0.012 and 0.032, failing two
-      kinds whose (a) p-values are 0.47 and 1.  So the floor here is that mean: the distance two
+      kinds whose (a) p-values are 0.65 and 1.  So the floor here is that mean: the distance two
       disjoint halves of the reference's 800 breaks have on average over every split
       (Comparison.tv_null), the number the issue's criterion estimates with one split.  How often
       (b) fails the reference judged against itself (model 0.11, 100 random three-way splits of
