@@ -604,8 +604,16 @@ def run_steps(
                 n_fly += 1
     g, size, wall_top = fprm[F_G], fprm[F_SIZE], fprm[F_WALL_TOP]
     half_a, slop = fprm[F_HALF_A], fprm[F_SLOP]
+    floors = np.empty(kind.shape[0] if n_fly else 0)
     while True:
         sub = dt / n_sub if lead == 0.0 else (dt - lead) / (n_sub - 1)
+        # each flying die's floor (step_kernels.flight_floor): the step's read and heights are
+        # those of this call or of the step it just began, the same for all its collision steps
+        for i in range(floors.shape[0]):
+            if kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
+                floors[i] = step_kernels.flight_floor(
+                    state, rows, i, sp[i, S_Z], land_tops, groups, half_a, slop
+                )
         while k < n_sub:
             if stepped:
                 stepped = False  # the caller took this collision step (pymunk's wrapper)
@@ -621,11 +629,8 @@ def run_steps(
                     for i in range(kind.shape[0]):
                         if kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
                             base = sp[i, S_Z] + sp[i, S_VZ] * tm - 0.5 * g * tm * tm
-                            floor = step_kernels.flight_floor(
-                                state, rows, i, sp[i, S_Z], land_tops, groups, half_a, slop
-                            )
-                            if base < floor:
-                                base = floor
+                            if base < floors[i]:
+                                base = floors[i]
                             bits = _band_bits(_band_key(base, size, wall_top))
                             _call_3(addr[A_SET_FILTER], shapes[i], 0, bits)
                 _call_ptr_double(f_step, space, lead if k == 0 and lead > 0.0 else sub)

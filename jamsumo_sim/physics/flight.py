@@ -163,14 +163,12 @@ def launch(
         z = base_height(w, d) + (lift(d.pitch.phi, w.params) if d.pitch is not None else 0.0)
     v_launch = vz  # (the event's: the rise it left with)
     if ahead > 0.0:
-        g = w.params.gravity
-        z = z + vz * ahead - 0.5 * g * ahead * ahead
-        vz = vz - g * ahead
+        z, vz = step_kernels.flown(z, vz, ahead, w.params.gravity)
         pt = d.pitch
         if pt is not None:
             # and has turned on in the air since, as a rebound's pitch does (_land)
-            phi_on = pt.phi + pt.rate * ahead
-            if 0.0 <= phi_on < QUARTER:
+            phi_on = step_kernels.turned_in_air(pt.phi, pt.rate, ahead)
+            if phi_on != pt.phi:
                 d.pitch = _tuple_new(Pitch, (phi_on, pt.rate, pt.side, pt.heading, pt.cause))
     if elapsed > 0.0:
         # it left ``elapsed`` into a step whose flight step (the whole step) is still to come:
@@ -632,12 +630,10 @@ def _land(
     w._current = False
     view.mark(w, d)
     if vz_out > 0.0:  # rebounds: flies on, for the rest of the step
-        g = p.gravity
-        d.z, d.vz = zc + vz_out * back - 0.5 * g * back * back, vz_out - g * back
+        d.z, d.vz = step_kernels.flown(zc, vz_out, back, p.gravity)
         if pt is not None:
-            phi_on = phi + rate1 * back
-            d.pitch = Pitch(phi_on if 0.0 <= phi_on < QUARTER else phi, rate1, pt.side,
-                            pt.heading, pt.cause)  # fmt: skip
+            phi_on = step_kernels.turned_in_air(phi, rate1, back)
+            d.pitch = Pitch(phi_on, rate1, pt.side, pt.heading, pt.cause)
         d.shape.filter = die_filter(w, d)
         w.events.append(Event(w.time, HOP, (d.id,), {"vz": vz_out}))
         return

@@ -490,6 +490,19 @@ def wall_gap_at(x, y, angle, walls, half, reach):
 
 
 @njit(inline="always", **_JIT)
+def _face_axis(k, ci, si, cj, sj):
+    """Face normal ``k`` (0..3) of two squares turned (cos, sin) = (``ci``, ``si``) and (``cj``,
+    ``sj``): the separating axes of a pair (:func:`_pair_risk`, :func:`square_overlap`)."""
+    if k == 0:
+        return ci, si
+    if k == 1:
+        return -si, ci
+    if k == 2:
+        return cj, sj
+    return -sj, cj
+
+
+@njit(inline="always", **_JIT)
 def _pair_risk(state, ri, rj, dx, dy, trig_i, trig_j, half, r_corner, dt):
     """(earliest time (s) the dice in rows ``ri``, ``rj`` (centres ``dx``, ``dy`` apart, angles'
     (cos, sin) ``trig_i``, ``trig_j``) can touch, their rate (m/s)) if they can touch within
@@ -505,14 +518,7 @@ def _pair_risk(state, ri, rj, dx, dy, trig_i, trig_j, half, r_corner, dt):
     best_close = 0.0
     open_close = -1.0  # fastest closing along an axis still open (m/s), -1 if none
     for k in range(4):
-        if k == 0:
-            nx, ny = ci, si
-        elif k == 1:
-            nx, ny = -si, ci
-        elif k == 2:
-            nx, ny = cj, sj
-        else:
-            nx, ny = -sj, cj
+        nx, ny = _face_axis(k, ci, si, cj, sj)
         proj = dx * nx + dy * ny
         rel = dvx * nx + dvy * ny
         if proj < 0.0:
@@ -1105,14 +1111,7 @@ def square_overlap(ax, ay, a_angle, bx, by, b_angle, half):
     cb, sb = math.cos(b_angle), math.sin(b_angle)
     depth = math.inf
     for k in range(4):
-        if k == 0:
-            nx, ny = ca, sa
-        elif k == 1:
-            nx, ny = -sa, ca
-        elif k == 2:
-            nx, ny = cb, sb
-        else:
-            nx, ny = -sb, cb
+        nx, ny = _face_axis(k, ca, sa, cb, sb)
         reach = half * (abs(nx * ca + ny * sa) + abs(-nx * sa + ny * ca))
         reach += half * (abs(nx * cb + ny * sb) + abs(-nx * sb + ny * cb))
         depth = min(depth, reach - abs(nx * dx + ny * dy))
@@ -1152,3 +1151,19 @@ def flight_floor(
         if square_overlap(x, y, angle, ox, oy, state[rj, 2], half) > slop:
             best = top
     return best
+
+
+@njit(**_JIT)
+def flown(z: float, vz: float, t: float, g: float) -> tuple[float, float]:
+    """(height, vertical speed) after ``t`` s of free flight from ``z`` rising at ``vz``: exact
+    for constant g (a launch or rebound within a step flies the rest of it: physics/flight.py,
+    the lone-die kernel)."""
+    return z + vz * t - 0.5 * g * t * t, vz - g * t
+
+
+@njit(**_JIT)
+def turned_in_air(phi: float, rate: float, t: float) -> float:
+    """A pitch ``phi`` turning at ``rate`` in the air for ``t`` s, unless that ends it outside
+    [0, a quarter turn) (then ``phi``: the next flight step turns it over, with the event)."""
+    on = phi + rate * t
+    return on if 0.0 <= on < QUARTER_TURN else phi

@@ -298,11 +298,8 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol)
             # flight.launch's ``ahead``: it left h_all - i h before the step's end, and its pitch
             # has turned on in the air since
             ahead = h_all - i * h
-            air[Z] = base + _lift(phi, q[_Q_A]) + vz * ahead - 0.5 * q[_Q_G] * ahead * ahead
-            air[VZ] = vz - q[_Q_G] * ahead
-            phi_on = phi + pit[RATE] * ahead
-            if 0.0 <= phi_on < QUARTER:
-                pit[PHI] = phi_on
+            air[Z], air[VZ] = step_kernels.flown(base + _lift(phi, q[_Q_A]), vz, ahead, q[_Q_G])
+            pit[PHI] = step_kernels.turned_in_air(phi, pit[RATE], ahead)
             return _LIFTED, x, y, vx, vy, spin
         v = py_hypot(vx, vy)
         scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
@@ -508,11 +505,9 @@ def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r):
     if rebounds:
         # flies the rest of the step
         zc = top + _lift(phi, a_size)
-        air[Z] = zc + vz_out * back - 0.5 * g * back * back
-        air[VZ] = vz_out - g * back
+        air[Z], air[VZ] = step_kernels.flown(zc, vz_out, back, g)
         if pitched:
-            phi_on = phi + rate1 * back
-            pit[PHI] = phi_on if 0.0 <= phi_on < QUARTER else phi
+            pit[PHI] = step_kernels.turned_in_air(phi, rate1, back)
             pit[RATE] = rate1
         return _LANDED, x, y, nvx, nvy
     air[AIRBORNE] = 0.0
@@ -539,11 +534,8 @@ def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r):
             vz = q[_Q_HOP_LIFT] * (half_a * (math.cos(phi) - math.sin(phi)) * rate1)
             z = top + _lift(phi, a_size)
             if back > 0.0:
-                z = z + vz * back - 0.5 * g * back * back
-                vz = vz - g * back
-                phi_on = phi + pit[RATE] * back
-                if 0.0 <= phi_on < QUARTER:
-                    pit[PHI] = phi_on
+                z, vz = step_kernels.flown(z, vz, back, g)
+                pit[PHI] = step_kernels.turned_in_air(phi, pit[RATE], back)
             air[Z] = z
             air[VZ] = vz
             where[0] = -1

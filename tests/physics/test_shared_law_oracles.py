@@ -418,3 +418,23 @@ def test_a_sticking_face_landing_keeps_angular_momentum_about_the_new_edge(rate,
     assert r1 == pytest.approx((J_CM * rate + 0.5 * A * u) / (2.0 / 3.0 * A * A), rel=1e-12)
     assert r1 == pytest.approx(rate / 4 + 3 * u / (4 * A), rel=1e-12)
     assert u1 == pytest.approx(0.0, abs=1e-12)
+
+
+def test_flown_is_free_fall():
+    """step_kernels.flown (a launch or rebound flying the rest of its step, in the World and the
+    lone-die kernel): z + vz t - g t^2 / 2 and vz - g t; from 0.2 m/s up, 2 ms."""
+    z, vz = step_kernels.flown(0.001, 0.2, 0.002, 9.81)
+    assert z == pytest.approx(0.001 + 0.2 * 0.002 - 0.5 * 9.81 * 0.002**2, rel=1e-15)
+    assert vz == pytest.approx(0.2 - 9.81 * 0.002, rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    "phi, rate, t, expected",
+    [
+        (0.1, 50.0, 0.002, 0.2),  # turns on in the air
+        (1.5, 50.0, 0.002, 1.5),  # past a quarter turn: left to the next flight step's tumble
+        (0.05, -50.0, 0.002, 0.05),  # below flat: likewise
+    ],
+)
+def test_turned_in_air(phi, rate, t, expected):
+    assert step_kernels.turned_in_air(phi, rate, t) == pytest.approx(expected, abs=1e-15)
