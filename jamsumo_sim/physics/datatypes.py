@@ -107,7 +107,7 @@ class DieRecord:
     level: str | None = None  # platform name if on a platform's top
     straddle: str | None = None  # platform whose edge the die straddles (not flat)
     fall_time: float | None = None  # s since the die lost support over the hole
-    fresh: bool = False  # launched impulsively: next friction kick is a half step
+    fresh: bool = False  # velocity of a step's end (flicked, flat again): next kick is a half
     riding: bool = False  # sliding over the hole's far rim on its rounded edge
     airborne: bool = False  # in flight: ballistic height, no board friction (physics/flight.py)
     z: float = 0.0  # m, centre height - a/2 above the board plane while airborne or on a die

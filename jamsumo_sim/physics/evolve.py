@@ -2,8 +2,9 @@
 cached arbiters after each -> one batch read -> screen the state, kick and count the collision steps
 for the next step in one compiled call -> Python bookkeeping only when the screen or a contact asks.
 
-Velocities are leapfrog-staggered: a die launched by a flick first gets a half kick, so constant
-deceleration integrates exactly.
+Velocities are leapfrog-staggered: a die whose velocity is a step's end's (just flicked, or flat
+again after a pitch or a flight: ``fresh``) first gets a half kick, so constant deceleration
+integrates exactly.
 
 Most steps run in :mod:`.compiled_steps`' loop (Chipmunk called from numba, many steps per call);
 what it hands back ends here, and with ``COMPILED = False`` every step runs here, bit for bit the

@@ -659,11 +659,14 @@ def _land(
         d.pitch = Pitch(phi, rate1, pt.side, pt.heading, pt.cause)
     else:
         d.pitch = None
+        d.fresh = True  # its velocity is the step's end's: the next friction kick is a half
     d.shape.filter = die_filter(w, d)
     w._special = True
     after_landing(w, d)
     if d.on_die is None:
         leave_if_lifting(w, d, back)
+    if not d.airborne and d.pitch is not None:
+        w._land_rest = back  # on its edge: its pitch takes the rest of the step (support)
 
 
 # --- landing beside a die: leaning on it (physics/stacking.py keeps the lean) -----------------

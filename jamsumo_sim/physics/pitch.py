@@ -203,15 +203,20 @@ def _kernel_step(w: WorldState, d: DieRecord, pt: Pitch) -> bool | None:
         return False
     w._current = False
     d.pitch = None
+    d.fresh = True  # (step_die's end)
     view.mark(w, d)
     return True
 
 
-def step_die(w: WorldState, d: DieRecord) -> bool:
-    """Advance ``d``'s pitch over one model step (after the step's collisions); True if the
+def step_die(w: WorldState, d: DieRecord, span: float = 0.0) -> bool:
+    """Advance ``d``'s pitch over one model step (after the step's collisions), or over the
+    last ``span`` seconds of it (a die that landed on its edge within the step); True if the
     kernels' flags must be rebuilt (the pitch ended).  The velocity, the jumps and the face are
     written to the body; the step's pending kick is dropped (``_current``) so the next step
-    reads them.
+    reads them.  A die that ends the step flat again gets a half friction kick first
+    (``fresh``): its velocity is the step's end's, and the flat die's kicks are leapfrog-staggered
+    half a step (physics/evolve.py); a whole kick there lost half a step's spin for the rest of
+    the slide, 4-9 deg of rest angle at the default step after a long spin.
 
     The substeps are :func:`swing`, :func:`pitch_energy` and :func:`flight.lifts_off` fused by
     hand (the same operations in the same order, each phi's sine and cosine taken once), first
@@ -227,14 +232,14 @@ def step_die(w: WorldState, d: DieRecord) -> bool:
         view.mark(w, d)
         return True
     i_e, half_i, mg, half_a, k, tip, eighth = _consts(w)
-    done = _kernel_step(w, d, pt)
+    done = _kernel_step(w, d, pt) if span == 0.0 else None
     if done is not None:
         return done
     g = p.gravity
     phi, rate, side = pt.phi, pt.rate, pt.side
     vx, vy = fastbody.velocity(b)
     spin = b.angular_velocity
-    h_all = p.step
+    h_all = span if span > 0.0 else p.step
     n = max(1, math.ceil(h_all * (abs(rate) + tip) / (MAX_SUBSTEP_ANGLE / p.refine)))
     h = h_all / n
     hh = 0.5 * h
@@ -314,6 +319,7 @@ def step_die(w: WorldState, d: DieRecord) -> bool:
     b.angular_velocity = spin
     w._current = False
     if d.pitch is None:
+        d.fresh = True
         view.mark(w, d)
         return True
     return False

@@ -31,7 +31,7 @@ from numba import njit  # noqa: E402
 # per-die flag bits (int8 array, one entry per die in World order)
 GROUNDED = 1  # on a surface (not falling into the hole): friction and surface force act
 LOW = 2  # on the board (not on a platform top): the dish slope acts
-FRESH = 4  # launched impulsively since the last kick: this kick is a half step (leapfrog)
+FRESH = 4  # a step's end's velocity (flicked, flat again) since the last kick: a half kick
 
 # layout of the kick's parameter vector (see kick_params)
 _P_DT, _P_MASS, _P_INERTIA, _P_MU_K, _P_MU_S, _P_G = 0, 1, 2, 3, 4, 5
@@ -701,7 +701,7 @@ def dice_near(
 
 # bits of flag_summary()' result
 ALL_GROUNDED = 1  # every die in the Space is on a surface
-ANY_FRESH = 2  # some die was launched impulsively since the last kick
+ANY_FRESH = 2  # some die is FRESH
 ANY_SPECIAL = 4  # some die needs the support bookkeeping every step (physics/support.py)
 ANY_PITCHED = 8  # some die stands pitched on an edge (physics/pitch.py: it moves after each step)
 

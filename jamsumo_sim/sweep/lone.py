@@ -66,7 +66,7 @@ class Buffers:
         self.state = np.zeros((1, 6))
         self.out = np.zeros((1, 3))
         self.flags = np.zeros(1, dtype=np.int8)
-        self.pending = np.zeros(4)
+        self.pending = np.zeros(5)  # lone_kernel.run_lone's
         self.where = np.zeros(2, dtype=np.int64)
         self.pit = np.zeros(5)
         self.air = np.zeros(3)
@@ -310,6 +310,10 @@ def enter(w, d: DieRecord, orientation, steps: int, fixed: Setup) -> None:
     # as a fresh World's does (a body moved in one jump leaves its cached bounds and collision
     # pairs behind, and a contact soon after can differ, up to 0.5 mm at rest; docs/sweep.md)
     space.build_space(w, reuse=True)
+    # (the rebuilt World kicks again: a half kick if the kernel's pending one was)
+    pending = fixed.buffers.pending
+    if pending[0] >= 0.0 and pending[4] != 0.0:
+        d.fresh = True
 
 
 def _kernel_phase(
@@ -318,10 +322,12 @@ def _kernel_phase(
     """Run the kernel from the World's state; (the outcome if it ended the shot, steps taken)."""
     b = fixed.buffers
     pending = b.pending
+    pending[4] = 0.0
     if w._pending is not None and w._current and not w._dirty:
-        pending[:] = w._pending
+        pending[:4] = w._pending
     else:
-        pending[0] = -1.0  # the World kicks at the start of the next step
+        # the World kicks at the start of the next step (a half kick for a fresh die)
+        pending[0] = -2.0 if d.fresh else -1.0
         view.read(w)  # what the World's next step does first (the pitch moved the body)
     row = w._rows[0]
     state, out, flags = b.state, b.out, b.flags
@@ -403,6 +409,7 @@ def _resume(w, d: DieRecord, state, out, flags, pending, steps: int) -> None:
     w._unchecked = False
     w._canonical = False
     view.invalidate(w)  # same bodies: view.read refreshes all flags (and the next step kicks)
+    d.fresh = bool(pending[0] < -1.5)  # that kick a half one
     if pending[0] < 0.0:
         w._current = False
         return

@@ -258,7 +258,7 @@ _PITCH_DONE, _LIFTED = 1, 2
 
 
 @njit(**_JIT)
-def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol):
+def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol, span):
     """pitch.step_die's Python loop over one model step (after its collision steps) from the
     body's pose and velocities, for the steps step_kernels.pitch_step leaves to it: quarter turns
     (their jump and landing) and lift-offs.  Returns (answer, x, y, vx, vy, spin) with ``pit``
@@ -266,12 +266,13 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol)
     surface (flight.launch: ``air`` holds its height over ``base`` and rise), -WHY_...: the World
     must take this step (``pit`` and ``log`` then partly updated: the caller restores them):
     a quarter turn whose jump meets a platform wall (tumbles.sweep's ``tol``: pitch._land stops
-    it there, strikes the wall, may fall back) is the World's."""
+    it there, strikes the wall, may fall back) is the World's.  ``span``: 0 for the whole step,
+    else the last ``span`` seconds of it (pitch.step_die's, after a landing on an edge)."""
     phi = pit[PHI]
     rate = pit[RATE]
     side = int(pit[SIDE])
     heading = pit[HEADING]
-    h_all = q[_Q_DT]
+    h_all = span if span > 0.0 else q[_Q_DT]
     n = max(1, math.ceil(h_all * (abs(rate) + q[_Q_TIP_RATE]) / q[_Q_MAX_ANGLE]))
     h = h_all / n
     dv = q[_Q_MU_PITCH] * q[_Q_G] * h
@@ -434,7 +435,8 @@ def _back(top, low0, low1, dt):
 @njit(**_JIT)
 def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r):
     """flight.step_die over one model step at the centre (x, y) the step ended at, with the
-    step's velocities (vx, vy).  Returns (answer, x, y, vx, vy): _FLIES (``air``, ``pit`` and
+    step's velocities (vx, vy).  Returns (answer, x, y, vx, vy, how long before the step's end it
+    landed): _FLIES (``air``, ``pit`` and
     ``log`` hold the new height, pitch and the quarter turns in the air), _LANDED (flight._land,
     taken when it reached the surface: on the board or a platform's top, ``where[0]``, or
     rebounding, still in flight, or lifting off again at once; the centre and velocities
@@ -459,14 +461,14 @@ def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r):
             phi -= QUARTER
             n_log += 1
             if n_log >= log.shape[0]:
-                return _FLIGHT_WORLD, x, y, vx, vy
+                return _FLIGHT_WORLD, x, y, vx, vy, 0.0
             log[n_log] = side
             turns += 1
         while phi < 0.0 and turns < MAX_AIR_TURNS:
             phi += QUARTER
             n_log += 1
             if n_log >= log.shape[0]:
-                return _FLIGHT_WORLD, x, y, vx, vy
+                return _FLIGHT_WORLD, x, y, vx, vy, 0.0
             log[n_log] = side + 2
             turns += 1
         phi = min(max(phi, 0.0), QUARTER)
@@ -479,7 +481,7 @@ def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r):
     if low1 > top:
         air[Z] = z1
         air[VZ] = vz1
-        return _FLIES, x, y, vx, vy
+        return _FLIES, x, y, vx, vy, 0.0
     back = _back(top, low0, low1, dt)
     if back > 0.0:
         # flight.step_die: what was under it when it reached the surface
@@ -489,7 +491,7 @@ def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r):
             if low1 > top_then:
                 air[Z] = z1
                 air[VZ] = vz1
-                return _FLIES, x, y, vx, vy
+                return _FLIES, x, y, vx, vy, 0.0
             top, plat = top_then, plat_then
             back = _back(top, low0, low1, dt)
     if pitched and turns == 0:
@@ -509,7 +511,7 @@ def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r):
         if pitched:
             pit[PHI] = step_kernels.turned_in_air(phi, rate1, back)
             pit[RATE] = rate1
-        return _LANDED, x, y, nvx, nvy
+        return _LANDED, x, y, nvx, nvy, back
     air[AIRBORNE] = 0.0
     air[Z] = 0.0
     air[VZ] = 0.0
@@ -525,7 +527,7 @@ def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r):
             air[:] = saved_air
             air[Z] = z0
             log[0] = n_log0
-            return _FLIGHT_WORLD, x, y, vx, vy
+            return _FLIGHT_WORLD, x, y, vx, vy, 0.0
         if off == _LIFTS:
             half_a = 0.5 * a_size
             pit[RATE] = q[_Q_HOP_LIFT] * rate1
@@ -542,7 +544,7 @@ def _flight_step(x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r):
             where[1] = -1
     else:
         pit[PITCHED] = 0.0
-    return _LANDED, x, y, nvx, nvy
+    return _LANDED, x, y, nvx, nvy, back
 
 
 @njit(**_JIT)
@@ -641,9 +643,11 @@ def run_lone(
     step) until it exits (the codes above).
 
     ``pending``: the World's pending kick (dice kicked, kinetic energy after it, collision steps,
-    leading step) with ``out`` (1, 3) the kicked velocities, or ``pending[0]`` = -1 when the World
+    leading step, 1 if it was a half kick) with ``out`` (1, 3) the kicked velocities, or
+    ``pending[0]`` = -1 when the World
     has none (it kicks at the start of the next step: after a status change or a pitched step),
-    -2 right after the flick (that kick is a half step).
+    -2 when that kick is a half step (right after the flick, or flat again after a pitch or a
+    landing: the World's ``fresh``).
     ``geo``: (dt, half the board's side, hole radius, the walls' top, tumbles.sweep's tolerance);
     ``tops``: one
     (x, y, width / 2, depth / 2, height) row per platform (``walls``' order); ``where``: (platform
@@ -657,6 +661,7 @@ def run_lone(
     rows = np.zeros(1, dtype=np.intp)
     st5 = np.empty(5)  # step_kernels.pitch_step's state
     pit_before = np.empty(5)
+    air_before = np.empty(3)
     dt = geo[0]
     half = geo[1]
     hole_r = geo[2]
@@ -675,8 +680,10 @@ def run_lone(
             flags[0] = step_kernels.LOW if where[0] < 0 else 0
             if not (pitched or airborne):
                 flags[0] |= step_kernels.GROUNDED
-            if pending[0] < -1.5:  # just flicked: the first kick is a half step (leapfrog)
+            pending[4] = 0.0
+            if pending[0] < -1.5:  # fresh: the first kick is a half step (leapfrog)
                 flags[0] |= step_kernels.FRESH
+                pending[4] = 1.0
             n_next, lead_next = step_kernels.swept_substeps(state, rows, groups, walls, sprm)
             kicked, ke_kicked = step_kernels.kick(state, rows, flags, out, prm, points)
             pending[0] = kicked
@@ -739,13 +746,43 @@ def run_lone(
         if airborne:
             # (past the edge it is off the side whatever the flight does, but a landing in the
             # step moves it, as the World's flight.step_die does before its edge test)
-            ans, jx, jy, nvx, nvy = _flight_step(
+            pit_before[:] = pit
+            air_before[:] = air
+            log0 = log[0]
+            where0, where1 = where[0], where[1]
+            ans, jx, jy, nvx, nvy, back = _flight_step(
                 x, y, vx, vy, pitched, air, pit, q, tops, log, where, hole_r
             )
             if ans == _FLIGHT_WORLD:
                 why[0] = WHY_LOG
                 return NEEDS_WORLD, steps
             landed = ans == _LANDED
+            if landed and back > 0.0 and air[AIRBORNE] == 0.0 and pit[PITCHED] != 0.0:
+                # support.after_step: landed on its edge, its pitch takes the rest of the step
+                base = tops[where[0], 4] if where[0] >= 0 else 0.0
+                ans, jx, jy, nvx, nvy, nw = _pitch_step(
+                    jx, jy, a, nvx, nvy, w, pit, q, where[0] >= 0, log, base, air, walls, touch,
+                    back,
+                )  # fmt: skip
+                if (
+                    ans >= 0
+                    and ans != _LIFTED
+                    and pit[PITCHED] != 0.0
+                    and where[0] < 0
+                    and _tips_in(jx, jy, a, pit, q, hole_r)
+                ):
+                    ans = -WHY_PITCH_HOLE  # (support.tips_in: the rim's, the World's step)
+                if ans < 0:
+                    pit[:] = pit_before  # the World takes this step from its start
+                    air[:] = air_before
+                    log[0] = log0
+                    where[0], where[1] = where0, where1
+                    why[0] = -ans
+                    return NEEDS_WORLD, steps
+                if ans == _LIFTED:
+                    why[N_LIFT_OFFS] += 1
+                    where[0] = -1  # flight.launch: off its top
+                    where[1] = -1
             if landed and not past:
                 why[N_LANDINGS] += 1
         elif pitched:
@@ -762,7 +799,7 @@ def run_lone(
             else:
                 base = tops[where[0], 4] if where[0] >= 0 else 0.0  # flight.base_height
                 ans, jx, jy, nvx, nvy, nw = _pitch_step(
-                    x, y, a, vx, vy, w, pit, q, high, log, base, air, walls, touch
+                    x, y, a, vx, vy, w, pit, q, high, log, base, air, walls, touch, 0.0
                 )
                 if ans < 0:
                     log[0] = log0
@@ -801,8 +838,11 @@ def run_lone(
                 state[0, 1] = jy
                 state[0, 3] = nvx
                 state[0, 4] = nvy
+                state[0, 5] = nw
                 pending[0] = -1.0
                 if air[AIRBORNE] == 0.0 and pit[PITCHED] == 0.0:
+                    # flat: its velocity is the step's end's, the next kick a half one (fresh)
+                    pending[0] = -2.0
                     code = step_kernels.screen(state, rows, prm)[0]
                     if code & step_kernels.ALL_RESTING:
                         return RESTED, steps
@@ -815,6 +855,7 @@ def run_lone(
                 pending[1] = ke_kicked
                 pending[2] = n_next
                 pending[3] = lead_next
+                pending[4] = 0.0
             continue
         if lifted:
             where[0] = -1  # flight.launch: off its top or edge
@@ -831,6 +872,7 @@ def run_lone(
             state[0, 5] = nw
             pending[0] = -1.0
             if pit[PITCHED] == 0.0:  # flat again: at rest if slow enough
+                pending[0] = -2.0  # (pitch.step_die: fresh, the next kick a half one)
                 code = step_kernels.screen(state, rows, prm)[0]
                 if code & step_kernels.ALL_RESTING:
                     return RESTED, steps
@@ -844,4 +886,5 @@ def run_lone(
         pending[1] = ke_kicked
         pending[2] = n_next
         pending[3] = lead_next
+        pending[4] = 0.0
     return OUT_OF_STEPS, steps

@@ -5,8 +5,12 @@ run at the default step and at ``refine = 4`` from the same start.  The issue's 
 face equal in >= 98 %, p90 rest error <= 2 mm and <= 5 deg, no missed contact.  The floor is
 ``refine = 8`` against ``refine = 4``: where it is above the bar (two-die hits' rest angle: a hit
 near a corner turns the pair by a p90 of 5-10 deg between two fine runs) the bar cannot be met by
-any resolution, and the default is held to the floor's order instead (docs/physics.md
-"Resolution").  Where each family stands on model 0.9 is in LIMITS; a change of physics that
+any resolution.  A hit's rest pose is chaotic at a hand's scale: refine 8 with the target moved
+10, 20, 50 and 100 um ends a p90 of 4.1, 7.3, 17 and 29 deg and 0.4, 0.9, 2.2 and 4.0 mm away
+(model 0.12), so the bar asks for the target placed to 10-15 um, and the default (31 deg, 3.2 mm
+against refine 8) is as far off as a 0.1 mm move; hits are held to that instead, and judged in
+distribution over a hand's jitter (docs/physics.md "Resolution").  Single dice and skims meet the
+issue's bar from model 0.12.  Where each family stands is in LIMITS; a change of physics that
 moves a figure past its limit fails here with the table.
 """
 
@@ -24,14 +28,16 @@ from jamsumo_sim.physics.params import PhysicsParams
 N = 200
 
 # (status & face agree at least, p90 rest error at most (m), p90 angle at most (rad)) for the
-# default against refine 4, N = 200 (measured on model 0.9, N = 400, in the comments; model 0.8:
-# single 98.5 %, 2.0 mm, 9.2 deg; skim the same; hit 97.2 %, 3.2 mm, 35 deg)
+# default against refine 4, N = 200 (model 0.12 at N = 200 and 400 in the comments; model 0.9:
+# single 98.8 %, 2.0 mm, 9.1 deg; skim 97.5 %, 0.71 mm, 4.7 deg; hit 97.4 %, 3.1 mm, 33 deg)
 LIMITS = {
-    # 98.8 %, 2.0 mm, 9.1 deg (the misses: high strikes' flights meeting a platform wall)
-    "single": (0.97, 3.0e-3, math.radians(15.0)),
-    # 97.5 %, 0.71 mm, 4.7 deg (the misses: speeds at the rim's ride/trip threshold)
-    "skim": (0.96, 1.2e-3, math.radians(6.0)),
-    # 97.4 %, 3.1 mm, 33 deg; refine 8 vs 4: 99.6 %, 0.6 mm, 5.3 deg (near-corner hits)
+    # the issue's bar: 99.5 %, 1.16 mm, 4.02 deg (N = 400: 99.8 %, 1.57 mm, 4.19 deg; model 0.11:
+    # 8.6 deg, a flat die's first kick after a pitch a whole step, not a half)
+    "single": (0.98, 2.0e-3, math.radians(5.0)),
+    # the issue's bar: 99.0 %, 0.80 mm, 0.64 deg (N = 400: 99.5 %, 0.83 mm, 0.66 deg)
+    "skim": (0.98, 2.0e-3, math.radians(5.0)),
+    # N = 400: 98.1 %, 3.0 mm, 30 deg; refine 8 vs 4: 99.9 %, 0.57 mm, 5.2 deg; refine 8 with the
+    # target moved 0.1 mm: 96.3 %, 4.0 mm, 29 deg (the module's docstring)
     "hit": (0.95, 5.0e-3, math.radians(45.0)),
 }
 
