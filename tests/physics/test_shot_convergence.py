@@ -6,10 +6,11 @@ face equal in >= 98 %, p90 rest error <= 2 mm and <= 5 deg, no missed contact.  
 ``refine = 8`` against ``refine = 4``: where it is above the bar (two-die hits' rest angle: a hit
 near a corner turns the pair by a p90 of 5-10 deg between two fine runs) the bar cannot be met by
 any resolution.  A hit's rest pose is chaotic at a hand's scale: refine 8 with the target moved
-10, 20, 50 and 100 um ends a p90 of 4.1, 7.3, 17 and 29 deg and 0.4, 0.9, 2.2 and 4.0 mm away
-(model 0.12), so the bar asks for the target placed to 10-15 um, and the default (31 deg, 3.2 mm
-against refine 8) is as far off as a 0.1 mm move; hits are held to that instead, and judged in
-distribution over a hand's jitter (docs/physics.md "Resolution").  Single dice and skims meet the
+10, 20, 50 and 100 um ends a p90 of 5.3, 7.9, 20 and 36 deg and 0.5, 0.8, 2.0 and 3.9 mm away
+(model 0.12), so the bar asks for the target placed to 10 um, and the default (31 deg, 3.2 mm
+against refine 8) is less far off than a 0.1 mm move; hits are held to that instead (the hand's
+floor, shot_convergence.run_moved_pairs) and judged in distribution over a hand's jitter
+(docs/physics.md "Resolution").  Single dice and skims meet the
 issue's bar from model 0.12.  Where each family stands is in LIMITS; a change of physics that
 moves a figure past its limit fails here with the table.
 """
@@ -52,6 +53,36 @@ def test_the_default_against_the_reference_shot_by_shot(family: str) -> None:
     assert c.shots >= 0.9 * N  # (the rest were not fair flicks)
     assert c.missed_contacts == 0, c.table()
     assert c.agree >= agree and c.p90_position <= pos and c.p90_angle <= ang, c.table()
+
+
+HAND = 1e-4  # m: a hand's placement (the breaks' jitter, convergence.POSITION_JITTER)
+
+
+@pytest.mark.slow
+def test_hits_are_within_a_hands_move_of_the_reference() -> None:
+    """The proposed bar for hits: the default no further from refine 4 than refine 4 is from
+    itself with the target moved 0.1 mm before the flick, and the share of the issue's bar.
+    Model 0.12, N = 200: the default 98.8 %, 3.36 mm, 29.3 deg; the moved reference 97.5 %, 4.92
+    mm, 38.8 deg.  The moved reference misses the issue's 5 deg by far: a hit's rest angle is
+    chaotic at a hand's scale (module docstring)."""
+    board = load_board("standard")
+    base = PhysicsParams.from_board(board)
+    default = sc.compare(sc.run_pairs("hit", board, base, range(N)))
+    floor = sc.compare(sc.run_moved_pairs("hit", board, base, range(N), 4, HAND))
+    assert floor.p90_angle > math.radians(5.0), floor.table()
+    assert default.agree >= 0.98, default.table()
+    assert default.p90_position <= floor.p90_position, (default.table(), floor.table())
+    assert default.p90_angle <= floor.p90_angle, (default.table(), floor.table())
+
+
+def test_a_moved_shot_moves_only_its_last_die() -> None:
+    base = PhysicsParams.from_board(load_board("standard"))
+    shot = sc.draw_shot("hit", np.random.default_rng([7001, 3]), base)
+    m = sc.moved(shot, HAND, np.random.default_rng(1))
+    assert m.dice[0] == shot.dice[0] and m.flick == shot.flick
+    (_, x0, y0, a0, f0), (_, x1, y1, a1, f1) = shot.dice[1], m.dice[1]
+    assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(HAND, rel=1e-9)
+    assert (a1, f1) == (a0, f0)
 
 
 def test_draws_are_fair_and_reproducible() -> None:
