@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -175,6 +175,26 @@ class ShotComparison:
         )
 
 
+def _paired(
+    family: str,
+    base: PhysicsParams,
+    seeds: Sequence[int],
+    run_a: Callable[[Shot, int], ShotEnd | None],
+    run_b: Callable[[Shot, int], ShotEnd | None],
+    progress: Callable[[int], None] | None,
+) -> list[tuple[ShotEnd, ShotEnd]]:
+    """(run_a, run_b) of shot ``seed`` of ``family`` for every seed where both are fair."""
+    out = []
+    for k, seed in enumerate(seeds):
+        shot = draw_shot(family, np.random.default_rng([7001, seed]), base)
+        a, b = run_a(shot, seed), run_b(shot, seed)
+        if a is not None and b is not None:
+            out.append((a, b))
+        if progress is not None:
+            progress(k + 1)
+    return out
+
+
 def run_pairs(
     family: str,
     board: BoardSpec,
@@ -184,18 +204,13 @@ def run_pairs(
     progress: Callable[[int], None] | None = None,
 ) -> list[tuple[ShotEnd, ShotEnd]]:
     """Shot ``seed`` of ``family`` at both resolutions, for every seed where it is fair at both."""
-    from dataclasses import replace
-
-    out = []
-    for k, seed in enumerate(seeds):
-        shot = draw_shot(family, np.random.default_rng([7001, seed]), base)
-        a = run_shot(shot, board, replace(base, refine=refine[0]), seed)
-        b = run_shot(shot, board, replace(base, refine=refine[1]), seed)
-        if a is not None and b is not None:
-            out.append((a, b))
-        if progress is not None:
-            progress(k + 1)
-    return out
+    pa, pb = replace(base, refine=refine[0]), replace(base, refine=refine[1])
+    return _paired(
+        family, base, seeds,
+        lambda shot, seed: run_shot(shot, board, pa, seed),
+        lambda shot, seed: run_shot(shot, board, pb, seed),
+        progress,
+    )  # fmt: skip
 
 
 def moved(shot: Shot, distance: float, rng: np.random.Generator) -> Shot:
@@ -219,21 +234,15 @@ def run_moved_pairs(
     """The hand's floor: shot ``seed`` of ``family`` at ``refine`` with its last die moved
     ``distance`` (m) against the same shot unmoved, for every seed where both are fair.  For the
     default resolution's own pairs see :func:`run_pairs`."""
-    from dataclasses import replace
-
     params = replace(base, refine=refine)
-    out = []
-    for k, seed in enumerate(seeds):
-        shot = draw_shot(family, np.random.default_rng([7001, seed]), base)
-        a = run_shot(
+    return _paired(
+        family, base, seeds,
+        lambda shot, seed: run_shot(
             moved(shot, distance, np.random.default_rng([7003, seed])), board, params, seed
-        )
-        b = run_shot(shot, board, params, seed)
-        if a is not None and b is not None:
-            out.append((a, b))
-        if progress is not None:
-            progress(k + 1)
-    return out
+        ),
+        lambda shot, seed: run_shot(shot, board, params, seed),
+        progress,
+    )  # fmt: skip
 
 
 def compare(pairs: Sequence[tuple[ShotEnd, ShotEnd]]) -> ShotComparison:

@@ -397,10 +397,12 @@ def _no_energy_made(
     return 0.0
 
 
-def step_die(w: WorldState, d: DieRecord, x: float, y: float, i: int = -1) -> bool:
+def step_die(w: WorldState, d: DieRecord, x: float, y: float, i: int = -1) -> tuple[bool, float]:
     """One model step of flight for ``d`` at (x, y) (after the step's collisions: its body's
-    position, as the step's batch read saw it); True if the kernels' flags must be rebuilt (it
-    landed).  ``i``: its index in the step's batch read (World order), or -1."""
+    position, as the step's batch read saw it): (True if the kernels' flags must be rebuilt (it
+    landed), the seconds of the step left after a landing that leaves it on its edge, else 0:
+    its pitch's, support.after_step).  ``i``: its index in the step's batch read (World order),
+    or -1."""
     p = w.params
     dt, g = p.step, p.gravity
     z0 = d.z
@@ -449,17 +451,17 @@ def step_die(w: WorldState, d: DieRecord, x: float, y: float, i: int = -1) -> bo
         )  # fmt: skip
     ):
         d.z, d.vz = z1, vz1
-        return _refilter(w, d)
+        return _refilter(w, d), 0.0
     top, on, under, prop = _surface_under(w, d, x, y, low0, dice)
     if top is None:  # over the hole: it falls in as any die that loses its support
         if low1 > 0.0:
             d.z, d.vz = z1, vz1
-            return _refilter(w, d)
+            return _refilter(w, d), 0.0
         _to_fall(w, d, vz1)
-        return True
+        return True, 0.0
     if low1 > top:
         d.z, d.vz = z1, vz1
-        return _refilter(w, d)
+        return _refilter(w, d), 0.0
     # it reached the surface this far before the step's end (its lowest point's height is
     # nearly linear over a step): the landing is taken there, not at the step's end
     back = _back(top, low0, low1, dt)
@@ -473,13 +475,12 @@ def step_die(w: WorldState, d: DieRecord, x: float, y: float, i: int = -1) -> bo
         if top_then is not None:
             if low1 > top_then:  # beside what it is over now, still above what was under it
                 d.z, d.vz = z1, vz1
-                return _refilter(w, d)
+                return _refilter(w, d), 0.0
             top, on, under, prop = under_then
             back = _back(top, low0, low1, dt)
     if pt is not None and turns == 0:
         phi = max(phi - pt.rate * back, 0.0)
-    _land(w, d, phi, top, on, under, prop, z1, vz1, back)
-    return True
+    return True, _land(w, d, phi, top, on, under, prop, z1, vz1, back)
 
 
 def _back(top: float, low0: float, low1: float, dt: float) -> float:
@@ -569,11 +570,12 @@ def _land(
     z1: float,
     vz1: float,
     back: float = 0.0,
-) -> None:
+) -> float:
     """The lowest edge (or face) reached the surface at ``top``, ``back`` seconds before the
     step's end (``phi``: its pitch then): the landing impact.  From the landing on it moves at its
     new velocity (the step's collisions moved it at the old one), and a rebound flies the rest
-    of the step; a die left turning fast enough about its edge leaves again at once."""
+    of the step; a die left turning fast enough about its edge leaves again at once.  Returns
+    ``back`` if it stays on its edge (its pitch takes the rest of the step), else 0."""
     p = w.params
     b = d.body
     pt = d.pitch
@@ -636,9 +638,13 @@ def _land(
             d.pitch = Pitch(phi_on, rate1, pt.side, pt.heading, pt.cause)
         d.shape.filter = die_filter(w, d)
         w.events.append(Event(w.time, HOP, (d.id,), {"vz": vz_out}))
-        return
+        return 0.0
     d.airborne = False
     d.vz = 0.0
+    # on the surface with the step's end's velocity: its first friction kick is a half one (a
+    # flat die's kicks are leapfrog-staggered, physics/evolve.py; one still on its edge gets no
+    # kick, and is fresh again when its pitch ends)
+    d.fresh = True
     if prop:
         # came down on another die's edge: it slides down it and rests propped against it
         # (the drop to the board and the slide's energy are lost on the way)
@@ -649,7 +655,7 @@ def _land(
         d.level = plat.name if plat is not None else None
         d.shape.filter = die_filter(w, d)
         w._special = True
-        return
+        return 0.0
     d.z = top if under is not None else 0.0
     d.on_die = under.id if under is not None else None
     if under is None and on != "board":
@@ -659,14 +665,12 @@ def _land(
         d.pitch = Pitch(phi, rate1, pt.side, pt.heading, pt.cause)
     else:
         d.pitch = None
-        d.fresh = True  # its velocity is the step's end's: the next friction kick is a half
     d.shape.filter = die_filter(w, d)
     w._special = True
     after_landing(w, d)
     if d.on_die is None:
         leave_if_lifting(w, d, back)
-    if not d.airborne and d.pitch is not None:
-        w._land_rest = back  # on its edge: its pitch takes the rest of the step (support)
+    return back if not d.airborne and d.pitch is not None else 0.0
 
 
 # --- landing beside a die: leaning on it (physics/stacking.py keeps the lean) -----------------

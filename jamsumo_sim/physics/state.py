@@ -76,7 +76,6 @@ class WorldState:
     _marked: list[DieRecord] | None  # dice whose flags changed since the last read (None: all)
     _moved: set[str]  # dice a jump moved since the last read: their rows are stale
     _row_patch: list[tuple[DieRecord, float, float, float]]  # velocities not yet in their rows
-    _land_rest: float  # s left of the step after a landing on an edge (flight._land; support)
     _index_key: Any  # view.index_key at the last re-index
     _edge_draws: tuple[int, set[tuple[str, str]]]  # (window, pairs that drew their hop chance)
 

@@ -42,15 +42,13 @@ def _after_step_die(w: WorldState, d: DieRecord, i: int, code: int) -> bool:
         else:
             row = w._rows[i]
             x, y = float(w._rbase[row, 0]), float(w._rbase[row, 1])
-        w._land_rest = 0.0
-        ch |= flight.step_die(w, d, x, y, i)
-        rest = w._land_rest
-        if rest > 0.0 and not d.airborne and d.pitch is not None:
+        landed, rest = flight.step_die(w, d, x, y, i)
+        ch |= landed
+        if rest > 0.0:
             # landed on its edge within the step: the pitch (its swing, the edge's friction)
             # takes the rest of the step, as it would have had the landing been at a step's end
             # (a die hopping off its edge at a high strike lands at once and lost a whole step
             # of the edge's friction: 0.4 rad/s of spin, 7 deg at rest, at the default step)
-            w._land_rest = 0.0
             ch |= pitch.step_die(w, d, span=rest)
             if d.pitch is not None and not d.airborne and tips_in(w, d):
                 ch = True

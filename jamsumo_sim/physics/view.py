@@ -61,7 +61,6 @@ def init_buffers(w: WorldState) -> None:
     w._moved = set()
     # (die, vx, vy, w) written to a body since the last read, its row not yet (patch_rows)
     w._row_patch = []
-    w._land_rest = 0.0
     # the compiled steps' addresses (physics/compiled_steps.addresses; None: to be taken anew
     # after a re-index, which a new Space or new write buffers always come with) and results
     w._addr = None

@@ -62,6 +62,29 @@ def test_a_die_flat_again_after_a_pitch_turns_the_closed_form_angle(
     assert got == pytest.approx(turn, abs=2.0 * _spin_decel(w.params) * w.params.step**2)
 
 
+@pytest.mark.parametrize("spin", [40.0, 90.0])
+def test_a_die_landing_flat_at_a_steps_end_turns_the_closed_form_angle(flat_board, params, spin):
+    """A die dropped flat, spinning, so that it lands at the end of its third step: from there it
+    turns w^2 / (2 alpha) to rest.  Before model 0.12 its first kick on the board was a whole
+    step: w dt / 2 less (0.04-0.09 rad)."""
+    w = World(flat_board, params)
+    w.add_die("a", 0.0, 0.0, face=1)
+    d = w._dice["a"]
+    d.body.angular_velocity = spin
+    fall = 3 * w.params.step
+    flight.launch(w, d, 0.0, 0.5 * w.params.gravity * fall * fall - 1e-12)
+    for _ in range(3):
+        w.step()
+    d = w._dice["a"]
+    assert not d.airborne and d.pitch is None and [e for e in w.events if e.type == "land"]
+    s = w.state("a")
+    assert s.omega == spin  # (no friction in the air, none yet on the board)
+    turn = spin**2 / (2.0 * _spin_decel(w.params))
+    w.run_until_rest(5.0)
+    got = w.state("a").angle - s.angle
+    assert got == pytest.approx(turn, abs=2.0 * _spin_decel(w.params) * w.params.step**2)
+
+
 def _landing_time(z0: float, phi0: float, rate: float, p) -> float:
     """When the lowest edge of a die at height z0 (centre - a/2; no rise), tipped by phi0 and
     turning at ``rate`` in the air, reaches the board: z0 - g t^2/2 = lift(phi0 + rate t)
