@@ -19,6 +19,8 @@ class StepConfig:
     rest_speed: float
     rest_spin: float
     rest_hold: float
+    impact_substeps: int
+    impact_speed: float
 
 
 @dataclass(frozen=True)
