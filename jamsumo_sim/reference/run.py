@@ -293,18 +293,17 @@ class Shot:
         fine = not released or self._dice_near(vel, om, in_play, dt)
         c = None
         for n in range(1, steps + 1):
-            k = subs if fine else 1
-            model.opt.timestep = dt / k
-            for j in range(k):
+            parts = subs if fine else 1
+            model.opt.timestep = dt / parts
+            for j in range(parts):
                 if j > 0:
-                    self._push(c, vel, om, dt / k, drag)
+                    self._push(c, vel, om, dt / parts, drag)
                 mj.mj_step(model, d)
                 vel, om = self._kinematics()
                 c = self._contacts()
                 if not released and c is not None and np.any((c.side1 == nd) | (c.side2 == nd)):
-                    touched = (n - 1) * dt + (j + 1) * dt / k
+                    touched = (n - 1) * dt + (j + 1) * dt / parts
             t = n * dt
-            speed = np.linalg.norm(vel[:nd], axis=1)
             if not released and touched is not None and t - touched >= cfg.finger.release:
                 # withdraw the finger: it must not catch up with a die that friction slows
                 model.geom_contype[m.finger_geom] = 0
@@ -343,7 +342,14 @@ class Shot:
                     if now != up[i]:
                         tr.quarter_turns += 2 if now[0] == up[i][0] else 1
                         up[i] = now
-                if speed[i] >= cfg.step.rest_speed or np.linalg.norm(om[i]) >= cfg.step.rest_spin:
+                # at rest: still along the board and in spin; up and down, slower than a landing (a
+                # die resting on the soft contacts can keep a micron-deep vertical limit cycle of a
+                # few mm/s, and a bouncing die is faster than impact_speed most of its bounce)
+                if (
+                    hs >= cfg.step.rest_speed
+                    or abs(vel[i, 2]) >= cfg.step.impact_speed
+                    or np.linalg.norm(om[i]) >= cfg.step.rest_spin
+                ):
                     tr.stop_time = t
                     moving = True
             if self.path_every and t >= next_path:

@@ -99,3 +99,17 @@ def test_a_strike_pitches_the_die_only_above_the_fingers_grip(mu_finger):
     grip = 0.5 + mu_finger * (1 - PARAMS.mu_board / 2)
     assert abs(_pitch(mu_finger, grip - 0.07)) < 3.0
     assert _pitch(mu_finger, grip + 0.07) > 15.0
+
+
+@pytest.mark.parametrize(("speed", "height", "offset"), [(0.5, 0.2, 0.0), (0.5, 0.9, 0.5)])
+def test_a_flicked_die_rests_when_its_slide_ends(speed, height, offset):
+    # `jamsumo validate`'s cells: these two kept a micron-deep vertical limit cycle on the soft
+    # contacts after their slide, and were reported as still moving 6 s on
+    from jamsumo_sim.validate.grid import START, Cell, flat_board
+
+    board = load_board("standard")
+    params = PhysicsParams.from_board(board)
+    flick = Cell(speed, height, offset).flick(params)
+    tr = Shot(flat_board(board), params, CFG, [DieStart("a", *START)], flick).run(max_time=1.0)["a"]
+    assert tr.rested
+    assert tr.stop_time < 1.5 * speed / (params.mu_board * params.gravity)
