@@ -113,3 +113,42 @@ def test_a_flicked_die_rests_when_its_slide_ends(speed, height, offset):
     tr = Shot(flat_board(board), params, CFG, [DieStart("a", *START)], flick).run(max_time=1.0)["a"]
     assert tr.rested
     assert tr.stop_time < 1.5 * speed / (params.mu_board * params.gravity)
+
+
+@pytest.mark.parametrize(("mu_finger", "height"), [(0.3, 0.9), (0.2, 1.0)])
+def test_a_strikes_pitch_converges_in_dt(mu_finger, height):
+    # at dt alone (before the impacts were sub-stepped) 3 m/s at 0.9 pitched 39, 21, 6 rad/s at dt,
+    # dt/2, dt/4: the pitch was the contact's resolution, not the strike's
+    coarse = _pitch(mu_finger, height)
+    params = PARAMS.with_overrides({"mu_finger": mu_finger})
+    fine_cfg = CFG.with_finger("point").with_dt(CFG.step.dt / 2)
+    shot = Shot(
+        BOARD,
+        params,
+        fine_cfg,
+        [DieStart("a", 0.0, 0.0)],
+        Flick("a", 0.0, height=height, finger_speed=1.5),
+    )
+    shot.run(max_time=0.006)
+    q0, v0 = shot.m.qpos_adr[0], shot.m.dof_adr[0]
+    rot = _rotations(np.array(shot.data.qpos[q0 + 3 : q0 + 7])[None, :])[0]
+    fine = float((rot @ shot.data.qvel[v0 + 3 : v0 + 6])[1])
+    assert coarse > 20.0
+    assert coarse == pytest.approx(fine, rel=0.05)
+
+
+def test_a_glancing_hit_converges_in_dt():
+    fs = finger_for_launch(1.5, PARAMS)
+    out = []
+    for cfg in (CFG, CFG.with_dt(CFG.step.dt / 2)):
+        shot = Shot(
+            BOARD,
+            PARAMS,
+            cfg,
+            [DieStart("a", 0.0, 0.0), DieStart("b", 3 * A, 0.6 * A)],
+            Flick("a", 0.0, finger_speed=fs),
+        )
+        b = shot.run(max_time=0.06)["b"]
+        out.append((b.peak_direction, b.peak_speed))
+    assert out[0][0] == pytest.approx(out[1][0], abs=math.radians(0.3))
+    assert out[0][1] == pytest.approx(out[1][1], rel=0.02)
