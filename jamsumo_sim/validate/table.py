@@ -37,7 +37,8 @@ def render(summary: dict[str, Any]) -> str:
     lines.append("")
     lines.append(
         f"jittered hard high flicks (n={e['n']}): faces game {e['faces_game']} 3D {e['faces_ref']}, "
-        f"total-variation distance {_f(e['tv_distance'], '.2f')}; median 1/4 turns "
+        f"total-variation distance {_f(e['tv_distance'], '.2f')} (one distribution sampled twice: "
+        f"{_f(e['tv_noise'], '.2f')} on average; permutation p {_f(e['tv_p'], '.2f')}); median 1/4 turns "
         f"{_f(e['quarter_turns_median'][0])}/{_f(e['quarter_turns_median'][1])}"
     )
     for h in summary["hits"]:
