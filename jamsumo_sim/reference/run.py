@@ -59,6 +59,12 @@ class Track:
     path: list[tuple[float, float, float, float]] = field(default_factory=list)  # (t, x, y, rise)
 
 
+def _corner_speed(omega: np.ndarray, a: float) -> np.ndarray:
+    """The fastest a die's corner moves about its centre (rad/s spin, row-wise or one die): |w|
+    times the half diagonal a sqrt(3)/2."""
+    return np.linalg.norm(omega, axis=-1) * a * math.sqrt(3) / 2
+
+
 @lru_cache(maxsize=8)
 def _model(board: BoardSpec, params: PhysicsParams, cfg: ReferenceConfig, n: int) -> Model:
     return build_model(board, params, cfg, tuple(f"d{i}" for i in range(n)))
@@ -246,7 +252,9 @@ class Shot:
         self.data.xfrc_applied[self.m.body_ids, :3] = force[:nd]
         self.data.xfrc_applied[self.m.body_ids, 3:] = torque[:nd]
 
-    def _dice_near(self, vel: np.ndarray, om: np.ndarray, in_play: np.ndarray, dt: float) -> bool:
+    def _dice_near(
+        self, centres: np.ndarray, vel: np.ndarray, om: np.ndarray, in_play: np.ndarray, dt: float
+    ) -> bool:
         """Whether two moving dice in play could touch within the next step (then it is sub-stepped:
         a die-die impact lasts ~0.7 ms, and at dt = timeconst / 8 its bounce came out anywhere in
         e 0.55-0.95 for the board file's 0.7, with the contact's phase in the step)."""
@@ -254,12 +262,7 @@ class Shot:
         if nd < 2:
             return False
         a = self.params.die_size
-        centres = self._centres()[:nd, :]
-        # the fastest point of each die: its centre's speed and its spin at a corner
-        reach = (
-            np.linalg.norm(vel[:nd], axis=1)
-            + np.linalg.norm(om[:nd], axis=1) * a * math.sqrt(3) / 2
-        )
+        reach = np.linalg.norm(vel[:nd], axis=1) + _corner_speed(om[:nd], a)
         i, j = np.triu_indices(nd, 1)
         live = in_play[i] & in_play[j] & (reach[i] + reach[j] > self.cfg.step.rest_speed)
         gap = np.linalg.norm(centres[i] - centres[j], axis=1) - a * math.sqrt(3)
@@ -290,7 +293,7 @@ class Shot:
         drag = p.air_drag * p.die_mass
         subs = cfg.step.impact_substeps
         # the finger's push is an impact: resolved from the first step, as are dice set moving close
-        fine = not released or self._dice_near(vel, om, in_play, dt)
+        fine = not released or self._dice_near(self._centres(), vel, om, in_play, dt)
         c = None
         for n in range(1, steps + 1):
             parts = subs if fine else 1
@@ -328,7 +331,7 @@ class Shot:
                 low = z - (inner * np.abs(rot[2]).sum() + p.die_edge_radius)
                 tr.rise = max(tr.rise, low - h if h > -math.inf else 0.0)
                 # a die falling onto (or bouncing off) the board within the next step: an impact
-                fall = abs(vel[i, 2]) + np.linalg.norm(om[i]) * p.die_size * math.sqrt(3) / 2
+                fall = abs(vel[i, 2]) + _corner_speed(om[i], p.die_size)
                 if abs(vel[i, 2]) > cfg.step.impact_speed and low - h < fall * dt:
                     landing = True
                 tr.max_vz = max(tr.max_vz, float(vel[i, 2]))
@@ -362,7 +365,7 @@ class Shot:
                 quiet_since = t
             elif t - quiet_since >= cfg.step.rest_hold:
                 break
-            fine = not released or landing or self._dice_near(vel, om, in_play, dt)
+            fine = not released or landing or self._dice_near(centres, vel, om, in_play, dt)
             self._push(c, vel, om, dt / (subs if fine else 1), drag)
         centres = self._centres()
         for i, tr in enumerate(tracks):

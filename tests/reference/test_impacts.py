@@ -74,10 +74,11 @@ def test_a_glancing_hit_leaves_at_the_die_die_friction_angle():
     )
 
 
-def _pitch(mu_finger: float, height: float) -> float:
-    """Forward pitch (rad/s) 6 ms after a point finger's 2 m/s strike at ``height`` of the face."""
+def _pitch(mu_finger: float, height: float, dt: float = CFG.step.dt) -> float:
+    """Forward pitch (rad/s) 6 ms after a point finger's 2 m/s strike at ``height`` of the face,
+    the reference stepping at ``dt``."""
     params = PARAMS.with_overrides({"mu_finger": mu_finger})
-    cfg = CFG.with_finger("point")
+    cfg = CFG.with_finger("point").with_dt(dt)
     shot = Shot(
         BOARD,
         params,
@@ -120,19 +121,7 @@ def test_a_strikes_pitch_converges_in_dt(mu_finger, height):
     # at dt alone (before the impacts were sub-stepped) 3 m/s at 0.9 pitched 39, 21, 6 rad/s at dt,
     # dt/2, dt/4: the pitch was the contact's resolution, not the strike's
     coarse = _pitch(mu_finger, height)
-    params = PARAMS.with_overrides({"mu_finger": mu_finger})
-    fine_cfg = CFG.with_finger("point").with_dt(CFG.step.dt / 2)
-    shot = Shot(
-        BOARD,
-        params,
-        fine_cfg,
-        [DieStart("a", 0.0, 0.0)],
-        Flick("a", 0.0, height=height, finger_speed=1.5),
-    )
-    shot.run(max_time=0.006)
-    q0, v0 = shot.m.qpos_adr[0], shot.m.dof_adr[0]
-    rot = _rotations(np.array(shot.data.qpos[q0 + 3 : q0 + 7])[None, :])[0]
-    fine = float((rot @ shot.data.qvel[v0 + 3 : v0 + 6])[1])
+    fine = _pitch(mu_finger, height, CFG.step.dt / 2)
     assert coarse > 20.0
     assert coarse == pytest.approx(fine, rel=0.05)
 
