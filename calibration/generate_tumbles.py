@@ -6,7 +6,7 @@ a hand-measuring error, a quarter-turn count in a hop is sometimes off by one, a
 to a couple of millimetres. Shots whose die leaves the plank are dropped (a person would film them
 again). A fixed seed makes the files reproducible; the other sample files are not touched.
 
-    python calibration/generate_tumbles.py [--out calibration/samples] [--seed 2028] [--shots 60]
+    python calibration/generate_tumbles.py [--out calibration/samples] [--seed 2028] [--shots 90]
 """
 
 from __future__ import annotations
@@ -30,14 +30,19 @@ PLANK = SAMPLES / "plank.toml"
 # The true values: away from the standard board's estimates (mu_landing 0.8, hop_lift 0.5).
 TRUE = {"mu_landing": 0.6, "hop_lift": 0.38}
 # How the flicks are made (uniform ranges) and "measured" (1 sigma; the count error is a chance).
-SPEEDS = (1.0, 3.4)  # m/s
-HEIGHTS = (0.55, 1.0)  # of the face
+# Model 0.13 (the nail's grip): a strike pitches the die only above 0.744 of the face, so the strikes
+# start at 0.8 (two height errors above it; from 0.55, as before, 43 % of them never pitched), and 90
+# shots (60 before) carry the recovery, the pitch now weighing the height's error more: the fit of
+# tests/calibration/test_tumbles.py recovers the truth for 12 of the seeds 2028-2040 (60 shots: 6 of
+# 2028-2034, not 2028).
+SPEEDS = (1.0, 3.6)  # m/s
+HEIGHTS = (0.8, 1.0)  # of the face
 OFFSET_SIGMA = 0.05  # of the face
 NOISE = {"speed_rel": 0.02, "height": 0.03, "travel_mm": 2.0, "count_off_by_one": 0.15}
 START = (-0.9, 0.3)  # m: x of every start, |y| range; the flicks go along +x
 
 
-def generate(out: Path = SAMPLES, seed: int = 2028, shots: int = 60) -> dict[str, Path]:
+def generate(out: Path = SAMPLES, seed: int = 2028, shots: int = 90) -> dict[str, Path]:
     board = load_board(PLANK)
     params = PhysicsParams.from_board(board).with_overrides(TRUE)
     rng = np.random.default_rng(seed)
@@ -101,7 +106,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=SAMPLES)
     ap.add_argument("--seed", type=int, default=2028)
-    ap.add_argument("--shots", type=int, default=60)
+    ap.add_argument("--shots", type=int, default=90)
     args = ap.parse_args()
     for kind, path in generate(args.out, args.seed, args.shots).items():
         print(f"{kind:>8}: {path}")

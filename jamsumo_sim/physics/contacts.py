@@ -149,7 +149,7 @@ def impact_tumbles(
     centre = 0.5 * (lo + hi)
     dv = impulse / p.die_mass
     for d, h, other in ((a, ha, b), (b, hb, a)):
-        rate = strike_pitch_rate(dv, centre - h, p)
+        rate = strike_pitch_rate(dv, centre - h, p.mu_die, p)
         if rate > 0.0:  # struck above its mid-height: it pitches (physics/pitch.py)
             (x, y), (ox, oy) = fastbody.position(d.body), fastbody.position(other.body)
             _pitch_paid(w, d, math.atan2(y - oy, x - ox) - fastbody.angle(d.body), rate, elapsed)

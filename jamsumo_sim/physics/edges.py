@@ -1,5 +1,5 @@
-"""Closed-form laws of a die on one of its edges (physics.md s4): the pitch a blow above mid-height
-starts, the pitch rate that tumbles a die forward, and tripping over a step (the speed that tips a
+"""Closed-form laws of a die on one of its edges (physics.md s4): the pitch a blow high on a face
+starts (above the pusher's grip), the pitch rate that tumbles a die forward, and tripping over a step (the speed that tips a
 die over an edge, the speed it keeps).  Plain functions of the parameters: the flick's laws
 (:mod:`.flick.laws`) and the step modules (:mod:`.pitch`, :mod:`.contacts`, :mod:`.platforms`,
 :mod:`.support`) share them."""
@@ -13,13 +13,31 @@ if TYPE_CHECKING:
     from .params import PhysicsParams
 
 
-def strike_pitch_rate(dv: float, b: float, params: PhysicsParams) -> float:
-    """Forward pitch rate of a die whose speed jumps by ``dv`` from a blow ``b`` metres above its
-    base (a finger, or another die standing on a different level); 0 at or below mid-height."""
+def grip_height(mu_grip: float, params: PhysicsParams) -> float:
+    """Height (m, above the die's centre) up to which a blow gripping the struck face with friction
+    ``mu_grip`` slides the die without pitching it: z* = mu_grip (a - r - mu_board a/2), r the edge
+    radius.  The pusher's friction pulls the face down as the pitch would lift it, and the board's
+    friction at the leading edge acts against the slide (the blow's impulses on a die turning on
+    its rounded leading edge, docs/physics.md "The finger's grip"; the 3D reference's onset is
+    0.03-0.05 of the face lower).  0 for a frictionless pusher."""
     a = params.die_size
-    if b <= a / 2:
+    return mu_grip * (a - params.die_edge_radius - params.mu_board * a / 2)
+
+
+def strike_pitch_rate(dv: float, b: float, mu_grip: float, params: PhysicsParams) -> float:
+    """Forward pitch rate of a die whose speed jumps by ``dv`` from a blow ``b`` metres above its
+    base (a finger, or another die standing on a different level) that grips the face with friction
+    ``mu_grip``; 0 at or below :func:`grip_height` above mid-height.  The blow's impulses on a die
+    turning on its rounded leading edge (pivot c = a/2 - r ahead of the centre), the pusher's
+    friction at its full mu_grip J as the face slides up it:
+    Omega = dv (z - z*) / (a^2/6 + c (c - mu_board a/2)), z = b - a/2.  With mu_grip = 0 and a
+    sharp edge this is model 0.12's dv z / (a^2 (1/6 + (1 - mu_board)/4))."""
+    a = params.die_size
+    z = b - a / 2 - grip_height(mu_grip, params)
+    if z <= 0:
         return 0.0
-    return dv * (b - a / 2) / (a * a * (1 / 6 + (1 - params.mu_board) / 4))
+    c = a / 2 - params.die_edge_radius
+    return dv * z / (a * a / 6 + c * (c - params.mu_board * a / 2))
 
 
 def pitch_tumble_rate(params: PhysicsParams) -> float:

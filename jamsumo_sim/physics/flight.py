@@ -329,11 +329,22 @@ def pitched_strike(
     spins = pair[:, 2]
     e0 = 0.5 * m * (abs(ps) ** 2 + abs(pt_) ** 2 + vz_s * vz_s)
     e0 += 0.5 * inertia * float(spins[0] ** 2 + spins[1] ** 2)
+    # the same pair struck again within the step: no more than it held after the last strike.  The
+    # tilted impact turns much of the blow upward, the planar solver finds the pair still closing
+    # and meets it again, and "now less the impulse" counted that solver's push as motion the pair
+    # had (a die falling onto a die's edge: 10 mJ to 33 mJ in three contacts of one step)
+    pair_key = (s.id, t.id) if s.id <= t.id else (t.id, s.id)
+    if w._struck[0] != w.steps:
+        w._struck = (w.steps, {})
+    held = w._struck[1].get(pair_key)
+    if held is not None:
+        e0 = min(e0, held)
     for d, u in ((s, u_s), (t, u_t)):  # the solver's part across the normal stays
         vx, vy = d.body.velocity
         along = vx * nx + vy * ny
         d.body.velocity = (vx + (u - along) * nx, vy + (u - along) * ny)
     vz_s1 = _no_energy_made(s, t, vz_s1, e0, m, inertia)
+    w._struck[1][pair_key] = _pair_energy(s, t, m, inertia) + 0.5 * m * vz_s1 * vz_s1
     _met_earlier(s, t, ps, pt_, spins, elapsed)
     w._current = False
     if s.airborne:
@@ -343,7 +354,10 @@ def pitched_strike(
         s.z -= (vz0 - s.vz) * elapsed
         s.vz = vz0
     elif vz_s1 > w.params.hop_min_speed:
-        launch(w, s, vz_s1)
+        # it leaves at the contact, ``elapsed`` into the step (from the step's start, at the
+        # default step a striker met late in a step rose up to a step early: the high breaks'
+        # displacement +1.2 % against refine 8, KS p 0.005)
+        launch(w, s, vz_s1, elapsed=elapsed, at=w.time - w.params.step + elapsed)
     return True
 
 
@@ -369,6 +383,15 @@ def _met_earlier(s: DieRecord, t: DieRecord, vs: complex, vt: complex, spins, mo
         b.angle = b.angle + (b.angular_velocity - float(w0)) * tau
 
 
+def _pair_energy(s: DieRecord, t: DieRecord, m: float, inertia: float) -> float:
+    """The pair's slide and spin energy (J)."""
+    e = 0.0
+    for d in (s, t):
+        (vx, vy), om = d.body.velocity, d.body.angular_velocity
+        e += 0.5 * m * (vx * vx + vy * vy) + 0.5 * inertia * om * om
+    return e
+
+
 def _no_energy_made(
     s: DieRecord, t: DieRecord, vz: float, e0: float, m: float, inertia: float
 ) -> float:
@@ -376,12 +399,7 @@ def _no_energy_made(
     little more energy than the pair had before the step's contacts (``e0``): give up the rise
     first, then scale the pair's motion about its mean velocity (momentum kept), as
     contacts.limit_contact_energy does.  Returns the rise kept."""
-
-    def ke(d: DieRecord) -> float:
-        (vx, vy), om = d.body.velocity, d.body.angular_velocity
-        return 0.5 * m * (vx * vx + vy * vy) + 0.5 * inertia * om * om
-
-    flat = ke(s) + ke(t)
+    flat = _pair_energy(s, t, m, inertia)
     if flat + 0.5 * m * vz * vz <= e0:
         return vz
     vz = math.sqrt(max(0.0, vz * vz - 2.0 * (flat + 0.5 * m * vz * vz - e0) / m))

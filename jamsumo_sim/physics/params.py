@@ -71,6 +71,7 @@ RANGES: dict[str, Range] = {
     "finger_width": Range(0.002, 0.05, "m", "a fingertip"),
     "finger_depth": Range(0.002, 0.1, "m", "a fingertip"),
     "finger_pad_width": Range(0.002, 0.05, "m", "a fingertip's contact pad"),
+    "finger_pad_height": Range(0.0, 0.016, "m", "a nail's edge (0) to a pad as tall as the die"),
     "mu_finger": Range(0.0, 2.0, "-", "friction coefficients of real materials"),
     "finger_restitution": Range(0.0, 1.0, "-", "a bounce never adds energy"),
     "max_launch_speed": Range(0.1, 5.0, "m/s", "the collision step is safe up to 5 m/s"),
@@ -144,6 +145,7 @@ class PhysicsParams:
     finger_width: float
     finger_depth: float
     finger_pad_width: float
+    finger_pad_height: float
     mu_finger: float
     finger_restitution: float
     max_launch_speed: float

@@ -66,6 +66,7 @@ def copy_world(w: W) -> W:
         _copy_space(w, new, exact=False)
     # the chance draws made in the current model step (physics/flight.py)
     new._edge_draws = (w._edge_draws[0], set(w._edge_draws[1]))
+    new._struck = (w._struck[0], dict(w._struck[1]))
     new._canonical = False
     new._dirty = True
     return new

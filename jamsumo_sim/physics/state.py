@@ -78,6 +78,8 @@ class WorldState:
     _row_patch: list[tuple[DieRecord, float, float, float]]  # velocities not yet in their rows
     _index_key: Any  # view.index_key at the last re-index
     _edge_draws: tuple[int, set[tuple[str, str]]]  # (window, pairs that drew their hop chance)
+    # (step, pair -> the energy it held after its pitched strike in that step: flight)
+    _struck: tuple[int, dict[tuple[str, str], float]]
 
     # --- the batch read and the per-die index (physics/view.py) --------------------------------
     _buf: pb.Buffer

@@ -57,6 +57,7 @@ def init_buffers(w: WorldState) -> None:
     w._index_key = None
     w._unchecked = False
     w._edge_draws = (-1, set())  # (step, pairs that drew their edge-on-edge chance in it: flight)
+    w._struck = (-1, {})  # (step, pair -> the energy it held after a pitched strike in it: flight)
     # dice whose bodies a jump (tumble, climb, trip) moved since the last read: their rows are stale
     w._moved = set()
     # (die, vx, vy, w) written to a body since the last read, its row not yet (patch_rows)

@@ -137,8 +137,9 @@ def _die_xml(i: int, pts: ContactPoints, p: PhysicsParams, cfg: ReferenceConfig,
 def _finger_xml(p: PhysicsParams, cfg: ReferenceConfig) -> str:
     f = cfg.finger
     sol = f"{cfg.contacts.timeconst} {damping_ratio(p.finger_restitution)}"
-    if f.shape == "pad":
-        shape = f'type="box" size="{f.pad_thickness / 2} {f.pad_width / 2} {f.pad_height / 2}"'
+    if f.shape == "pad":  # the board file's finger (a nail: its edge's thickness)
+        height = max(p.finger_pad_height, f.nail_thickness)
+        shape = f'type="box" size="{f.pad_thickness / 2} {p.finger_pad_width / 2} {height / 2}"'
     else:
         shape = f'type="sphere" size="{f.point_radius}"'
     big = cfg.contacts.finger_mass  # a large inertia: the finger does not turn

@@ -39,8 +39,7 @@ class ContactConfig:
 @dataclass(frozen=True)
 class FingerConfig:
     shape: str
-    pad_width: float
-    pad_height: float
+    nail_thickness: float
     pad_thickness: float
     point_radius: float
     gap: float

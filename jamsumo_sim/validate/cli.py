@@ -26,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--board", default="standard", metavar="B", help="board name or file")
     p.add_argument("--params", metavar="PARAMS.toml", help="parameter file (e.g. from calibration)")
     p.add_argument(
-        "--finger", choices=("pad", "point"), help="the reference's finger (default: its data file)"
+        "--finger",
+        choices=("pad", "point"),  # assets/fingers.toml (tests/validate check they agree)
+        help="another finger in both models (assets/fingers.toml; default: the board file's nail)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the jittered flicks (default 0)")
     p.add_argument("--plot", metavar="FILE.png", help="write the agreement plot here")
@@ -44,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from ..reference.config import load_config
     from ..sweep.progress import progress_bar
     from .compare import summarise
+    from .fingers import load_fingers
     from .grid import flat_board, plan
     from .plot import write_plot
     from .runner import run_plan, units
@@ -57,12 +60,12 @@ def run(args: argparse.Namespace) -> int:
         params = load_params(args.params, base=params)
     cfg = load_config()
     if args.finger:
-        cfg = cfg.with_finger(args.finger)
+        params, cfg = load_fingers()[args.finger].apply(params, cfg)
     the_plan = plan(args.quick)
     with progress_bar(units(the_plan), "shot", quiet=args.json or args.quick) as bar:
         res = run_plan(the_plan, flat_board(board), params, cfg, args.seed, lambda: bar.update(1))
     summary = summarise(res)
-    summary["finger"] = cfg.finger.shape
+    summary["finger"] = args.finger or "board"
     summary["quick"] = bool(args.quick)
     summary["reference"] = {"dt": cfg.step.dt, "grid": cfg.contacts.grid}
     if args.plot:

@@ -25,6 +25,9 @@ def test_calibration_notebook_runs():
     assert ns["fitted"].mu_board == cal.estimates["mu_board"].value
     assert ns["result"]["finished"] in (True, False)
     assert ns["tumble_cost_truth"] < ns["tumble_cost_default"] / 5
+    # section 7b: the validation table beside the tumble fit (with the reference extra)
+    if ns["validation"] is not None:
+        assert len(ns["validation"]["cells"]) == 4 and ns["validation"]["hits"]
     if ns["VIDEO"]:  # section 8 runs only with the video extra (OpenCV)
         assert [s["written"] for s in ns["video_report"]["shots"]] == [True, True]
         assert [Path(p).name for p in ns["video_csvs"]] == ["rest_poses.csv", "trajectories.csv"]

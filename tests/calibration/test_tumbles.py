@@ -28,7 +28,7 @@ def plank():
 
 def test_the_sample_reads_as_tumbles(plank) -> None:
     f = load_data(SAMPLES / "tumbles.csv", plank)
-    assert f.kind == TUMBLE and len(f.items) == 60
+    assert f.kind == TUMBLE and len(f.items) == 90  # calibration/generate_tumbles.py
     s = f.items[0]
     assert isinstance(s.quarter_turns, int) and 1 <= s.face <= 6 and isinstance(s.hopped, bool)
     assert any(t.quarter_turns > 10 for t in f.items) and any(t.hopped for t in f.items)
@@ -77,7 +77,9 @@ def test_tumble_data_default_to_the_identifiable_parameters(plank) -> None:
 
 @pytest.mark.slow
 def test_fit_recovers_the_synthetic_truth(plank) -> None:
-    """~15 s CPU: 60 filmed shots, a 5 × 5 coarse and a 5 × 5 fine grid."""
+    """~10 s CPU: 90 filmed shots, a 5 × 5 coarse and a 5 × 5 fine grid.  The sample's strikes are
+    made where model 0.13 pitches a die (0.8-1.0 of the face, above the nail's grip at 0.744):
+    mu_landing 0.581, hop_lift 0.412, cost 19.7 (229 at the estimates, 22.3 at the truth)."""
     truth = tomllib.loads((SAMPLES / "tumbles_truth.toml").read_text())["params"]
     base = PhysicsParams.from_board(plank)
     f = load_data(SAMPLES / "tumbles.csv", plank, base)

@@ -89,23 +89,33 @@ def test_controls_step_play_and_scrub(page, browser):
 def test_pixels_show_the_dice_where_the_replay_puts_them(page, browser, table_replay):
     data = _data(page)
 
-    def spread(i: int) -> float:
-        """How far the executed flick's die is from the aimed one's, mid-shot (m)."""
+    def spreads(i: int) -> list[float]:
+        """How far the executed flick's die is from the aimed one's at each frame of shot ``i``
+        while the dice move, the first and the settled last frame left out (m; 0 off the board)."""
         shot = data["shots"][i]
         rec = recorded_shot(table_replay, shot["number"])
-        if rec.execution is None or rec.action.get("die") is None:
-            return 0.0
-        steps = round(shot["times"][len(shot["times"]) // 2] / rec.state.physics.step)
         die = rec.action.get("die")
-        (ax, ay) = positions_after(rec.state.preview(rec.action), steps)[die]
-        (ex, ey) = positions_after(executed_world(rec), steps)[die]
-        return math.hypot(ax - ex, ay - ey)
+        if rec.execution is None or die is None:
+            return [0.0] * len(shot["times"])
+        aimed, executed = rec.state.preview(rec.action), executed_world(rec)
+        out, done = [0.0], 0
+        for t in shot["times"][1:-1]:
+            for _ in range(round(t / rec.state.physics.step) - done):
+                aimed.step()
+                executed.step()
+                done += 1
+            a, e = aimed.state(die), executed.state(die)
+            on = a.status == e.status == "on_board"
+            out.append(math.hypot(a.x - e.x, a.y - e.y) if on else 0.0)
+        return [*out, 0.0]
 
-    # the shot whose execution error moved its die furthest from the aim, and a frame in its
-    # middle: dice are moving there (which shot that is depends on the physics, not the test)
-    index = max(range(len(data["shots"])), key=spread)
+    # the shot and the frame where the execution error has moved the flicked die furthest from the
+    # aimed one's path while the dice move (which shot and frame depend on the physics, not the
+    # test; model 0.13: seed 3's shot 8, red4, 65 mm apart at frame 15 of 0-16, while no shot's
+    # middle frame shows more than 21 mm)
+    spread = {(i, k): d for i in range(len(data["shots"])) for k, d in enumerate(spreads(i))}
+    index, k = max(spread, key=spread.__getitem__)
     shot = data["shots"][index]
-    k = len(shot["times"]) // 2
     offset = sum(s["duration"] for s in data["shots"][:index])
     browser.open(page)
     _scrub(browser, offset + shot["times"][k])

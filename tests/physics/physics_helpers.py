@@ -17,10 +17,13 @@ def run_steps(world: World, n: int) -> None:
         world.step()
 
 
-def block_break(board, params, seed: int, offset: float, chance_seed: int) -> World:
-    """A 4 m/s striker into a jittered 3 x 5 block of 15 dice north of the hole (pitches, hops,
-    landings, dice on and against dice, falls): ``seed`` picks the jitter, ``chance_seed`` seeds
-    the World's chance draws (a break is chaotic: each seed ends differently)."""
+def block_break(
+    board, params, seed: int, offset: float, chance_seed: int, height: float = 0.5
+) -> World:
+    """A 4 m/s striker (struck at ``height`` of its face) into a jittered 3 x 5 block of 15 dice
+    north of the hole (pitches, hops, landings, dice on and against dice, falls): ``seed`` picks
+    the jitter, ``chance_seed`` seeds the World's chance draws (a break is chaotic: each seed
+    ends differently)."""
     rng = np.random.default_rng(seed)
     w = World(board, params, rng=np.random.default_rng(chance_seed))
     gap = 1.2 * params.die_size
@@ -30,7 +33,7 @@ def block_break(board, params, seed: int, offset: float, chance_seed: int) -> Wo
         y = 0.07 + (i - 1) * gap + rng.uniform(-3e-4, 3e-4)
         w.add_die(f"d{k}", x, y, angle=float(rng.uniform(-0.2, 0.2)), face=3)
     w.add_die("s", -0.15, 0.07, face=3)
-    w.apply_flick(Flick("s", 0.03, 4.0 * params.die_mass, offset))
+    w.apply_flick(Flick("s", 0.03, 4.0 * params.die_mass, offset, height))
     return w
 
 

@@ -29,8 +29,8 @@ def _python_path(monkeypatch):
     monkeypatch.setattr(evolve, "COMPILED", False)
 
 
-def _break(board, params, seed: int, offset: float) -> World:
-    return block_break(board, params, seed, offset, chance_seed=500 + seed)
+def _break(board, params, seed: int, offset: float, height: float = 0.5) -> World:
+    return block_break(board, params, seed, offset, chance_seed=500 + seed, height=height)
 
 
 def test_first_contacts_are_the_flagged_arbiters_in_order():
@@ -54,9 +54,11 @@ def _reread_instead(w: World) -> None:
     w._current = False
 
 
-@pytest.mark.parametrize("offset", [0.0, 0.5])
+# struck high (model 0.13: the nail pitches a die only above 0.744 of the face; a mid-height break
+# pitches few dice now that dice grip each other), centred and with spin
+@pytest.mark.parametrize(("offset", "height"), [(0.0, 0.9), (0.5, 0.85)])
 def test_breaks_end_bit_for_bit_as_with_a_read_after_every_pitched_step(
-    standard_board, params, monkeypatch, offset
+    standard_board, params, monkeypatch, offset, height
 ):
     patched = []
     patch_rows = view.patch_rows
@@ -67,9 +69,9 @@ def test_breaks_end_bit_for_bit_as_with_a_read_after_every_pitched_step(
 
     for seed in (2, 3, 4):  # breaks with dice pitched on the board
         monkeypatch.setattr(view, "patch_rows", counted)
-        fast = rest_record(_break(standard_board, params, seed, offset))
+        fast = rest_record(_break(standard_board, params, seed, offset, height))
         monkeypatch.setattr(view, "patch_rows", _reread_instead)
-        slow = rest_record(_break(standard_board, params, seed, offset))
+        slow = rest_record(_break(standard_board, params, seed, offset, height))
         assert fast == slow, f"seed {seed}"
     assert sum(patched) > 20, patched  # the patches took the place of many reads
 

@@ -17,16 +17,17 @@ from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.world import World
 
 # 24-dice breaks: (offset, strike height, launch speed m/s): centred, hard spin either way, high
-# strikes (tumbles, hops over the block), slow and fast
+# strikes (tumbles, hops over the block; 0.65 is below the nail's grip, model 0.13: it slides),
+# slow and fast
 BREAKS = [
     (0.0, 0.5, 4.0),
     (0.0, 0.5, 2.5),
     (0.4, 0.5, 4.5),
     (-0.4, 0.5, 4.5),
     (0.45, 0.5, 3.0),
-    (0.0, 0.8, 5.0),
-    (0.3, 0.8, 4.5),
-    (-0.2, 0.7, 5.0),
+    (0.0, 0.9, 5.0),
+    (0.3, 0.95, 4.5),
+    (-0.2, 0.85, 5.0),
     (0.0, 0.65, 3.5),
     (-0.45, 0.5, 5.0),
 ]

@@ -309,13 +309,19 @@ def test_bad_snapshot_rng_is_one_user_error(flat_world):
 @settings(max_examples=10, deadline=None)
 @given(
     speed=st.floats(2.5, 5.0),
-    height=st.floats(0.75, 1.0),
+    # (from 0.85: below it the nail's grip, model 0.13, leaves a strike too slow a pitch to hop
+    # at 2.5-3 m/s, so a shot with no hop tests nothing here)
+    height=st.floats(0.85, 1.0),
     offset=st.floats(-0.3, 0.3),
     gap=st.floats(0.02, 0.08),
 )
 # a pitched strike whose guard counted the spins the contact's friction gave: 2 mJ made (model
 # 0.10's first pass, drawn by CI's fixed examples)
 @example(speed=3.0, height=1.0, offset=0.25, gap=0.0625)
+# a striker falling onto the blocker's edge, struck three times in one step: each tilted impact
+# sent it up and on, the solver met the pair again, and its push counted as motion the pair had
+# had: 17.6 mJ to 26.3 mJ in the step (model 0.13's first pass: flight.pitched_strike's held energy)
+@example(speed=2.5, height=1.0, offset=0.171875, gap=0.0601911821575202)
 def test_no_step_gains_energy_in_shots_with_hops(flat_board, params, speed, height, offset, gap):
     """Random high shots at a blocker: slide, spin, pitch, flight (rise, height, turn) and the
     blocker's motion never grow over a step (hops, flights, landings, pitched strikes)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import asdict
 
 import pytest
 
@@ -27,9 +28,18 @@ def test_trip_thresholds(params, step, expected):
 
 def test_pitch_thresholds(params):
     """Tumble pitch rate ~19.5 rad/s (model 0.4: the inertia about the leading edge, 2/3 m a^2;
-    model 0.3 had 24.7); ~1.1 m/s at b = 0.6 a, 0.44 m/s at 0.75 a; mid-height never."""
+    model 0.3 had 24.7).  Model 0.13's grip (the nail, mu_finger 0.3): a strike pitches the die
+    only above z* = mu_finger (a - r - mu_board a/2) = 3.9 mm over mid-height (0.744 of the face),
+    at Omega = v (z - z*) / (a^2/6 + c (c - mu_board a/2)), c = a/2 - r: it tumbles from
+    v = 1.68 m/s at b = 0.8 a and 0.37 m/s at the top of the face (model 0.12: 1.1 m/s at 0.6 a,
+    0.44 at 0.75 a); at 0.75 a it would need 15.2 m/s, beyond the 5 m/s cap; at or below the grip
+    (and at mid-height) never."""
     assert pitch_tumble_rate(params) == pytest.approx(19.5, abs=0.1)
-    m = params.die_mass
+    m, a, r = params.die_mass, params.die_size, params.die_edge_radius
+    c = a / 2 - r
+    lever = a * a / 6 + c * (c - params.mu_board * a / 2)
+    grip = params.mu_finger * (a - r - params.mu_board * a / 2)
+    assert grip == pytest.approx(0.0039, rel=1e-12)
 
     def threshold(height):
         lo, hi = 0.01, 5.0
@@ -41,10 +51,16 @@ def test_pitch_thresholds(params):
                 lo = mid
         return hi
 
-    # physics.md s4 quotes model 0.3's rough values (1.4, 0.56 m/s); the edge inertia lowers them
-    assert threshold(0.6) == pytest.approx(1.1, rel=0.05)
-    assert threshold(0.75) == pytest.approx(0.44, rel=0.05)
-    assert pitch_rate(Flick("a", 0.0, 5 * m, height=0.5), params) == 0.0
+    def closed_form(height):
+        return pitch_tumble_rate(params) * lever / (height * a - a / 2 - grip)
+
+    for height, speed in ((0.8, 1.68), (1.0, 0.37)):
+        assert threshold(height) == pytest.approx(closed_form(height), rel=1e-9)
+        assert threshold(height) == pytest.approx(speed, abs=0.005)
+    assert closed_form(0.75) == pytest.approx(15.2, abs=0.05)
+    assert not flick_tumbles(Flick("a", 0.0, 5 * m, height=0.75), params)
+    for height in (0.5, 0.6, 0.74):
+        assert pitch_rate(Flick("a", 0.0, 5 * m, height=height), params) == 0.0
 
 
 def _approach_platform(params, speed):
@@ -120,7 +136,9 @@ def test_high_flick_tumbles_mid_height_does_not(flat_board, params):
     w = World(flat_board, params)
     w.add_die("hi", 0.0, 0.0, face=4)
     w.add_die("mid", 1.0, 0.0, face=4)
-    w.apply_flick(Flick("hi", 0.0, params.die_mass * 0.6, height=0.8))
+    # 0.6 m/s at the top of the face: 31.7 rad/s, as 0.8 of the face gave before model 0.13's grip
+    # (at 0.8 it is now 7.0 rad/s, below the 19.5 that tumbles: test_pitch_thresholds)
+    w.apply_flick(Flick("hi", 0.0, params.die_mass * 0.6, height=1.0))
     w.apply_flick(Flick("mid", 0.0, params.die_mass * 3.0, height=0.5))
     w.run_until_rest(5.0)
     hi, mid = w.state("hi"), w.state("mid")
@@ -146,22 +164,37 @@ def test_skimming_die_trips_over_far_rim(params):
     assert w.state("a").face == tumble.data["after"]
 
 
-def test_hard_impact_from_a_platform_tumbles_the_lower_die(params):
-    """A die leaving a platform fast meets a die on the board 3 mm lower: struck above its mid-height,
-    the lower die pitches: at 3 m/s fast enough that its edge leaves the board at once (a hop, model
-    0.7's lift-off test at phi 0, the same at refine 1, 4 and 8) or it tumbles (cause "impact"); a
-    gentle meeting does neither."""
+def _platform_impacts(params, height: float, speed: float) -> list:
+    """A die leaving a JAM platform ``height`` high at ``speed`` meets a die on the board just past
+    its edge: the tumble and hop events."""
     board = load_board(BOARD)
+    if height != board.platform("jam-south").height:
+        raised = [{**asdict(p), "height": height} for p in board.platforms]
+        board = load_board({**BOARD, "platforms": raised})
     plat = board.platform("jam-south")
-    out = {}
-    for speed in (0.8, 3.0):
-        w = World(board, params)
-        w.add_die("high", plat.x, plat.y, face=3, vy=speed)
-        w.add_die("low", plat.x, plat.y + plat.depth / 2 + 0.0081, face=3)
-        w.run_until_rest(5.0)
-        out[speed] = [e for e in w.events if e.type in ("tumble", "hop")]
+    w = World(board, params)
+    w.add_die("high", plat.x, plat.y, face=3, vy=speed)
+    w.add_die("low", plat.x, plat.y + plat.depth / 2 + 0.0081, face=3)
+    w.run_until_rest(5.0)
+    return [e for e in w.events if e.type in ("tumble", "hop")]
+
+
+def test_hard_impact_from_a_platform_tumbles_the_lower_die(params):
+    """A die leaving a platform fast meets a die on the board lower down, at the middle of their
+    overlap: struck high enough, the lower die pitches: at 3 m/s fast enough that its edge leaves
+    the board at once (a hop, model 0.7's lift-off test at phi 0) or it tumbles (cause "impact"); a
+    gentle meeting does neither.  Model 0.13: dice grip each other (mu_die 0.3), so a blow pitches
+    the lower die only 3.9 mm above its mid-height, i.e. from a platform over 7.8 mm high.  From a
+    10 mm platform the blow lands 5 mm up: 35.9 rad/s at 3 m/s (tumbles; 19.5 does), 9.2 rad/s
+    at 0.8 m/s (rocks back).  From the board's 3 mm platforms it lands 1.5 mm up, within the grip:
+    even at 3 m/s the lower die slides off unpitched (model 0.12 pitched it for any step)."""
+    out = {speed: _platform_impacts(params, 0.010, speed) for speed in (0.8, 3.0)}
     assert out[0.8] == []
     first = out[3.0][0]
     assert first.dice == ("low",)
     assert first.type == "hop" or first.data["cause"] == "impact"
     assert not any(e.dice == ("high",) for e in out[3.0])
+    # the standard board's 3 mm platform: no hop, no impact tumble (it may trip over the far
+    # platform's step later, cause "step")
+    low = _platform_impacts(params, 0.003, 3.0)
+    assert not any(e.type == "hop" or e.data["cause"] == "impact" for e in low)

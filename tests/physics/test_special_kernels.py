@@ -15,8 +15,8 @@ from jamsumo_sim.physics import evolve, flight, pitch, step_kernels, view
 from jamsumo_sim.world import World
 
 
-def _break(board, params, seed: int, offset: float) -> World:
-    return block_break(board, params, seed, offset, chance_seed=300 + seed)
+def _break(board, params, seed: int, offset: float, height: float = 0.5) -> World:
+    return block_break(board, params, seed, offset, chance_seed=300 + seed, height=height)
 
 
 def test_py_hypot_is_cpythons_hypot_bit_for_bit():
@@ -78,9 +78,11 @@ def test_pitch_kernel_equals_the_unfused_python_substeps(params):
     assert seen == {"on", "flat", "python"}
 
 
-@pytest.mark.parametrize("offset", [0.0, 0.5])
+# struck high (model 0.13: the nail pitches a die only above 0.744 of the face; a mid-height break
+# pitches few dice now that dice grip each other), centred and with spin
+@pytest.mark.parametrize(("offset", "height"), [(0.0, 0.9), (0.5, 0.85)])
 def test_breaks_end_bit_for_bit_as_with_the_python_path_alone(
-    standard_board, params, monkeypatch, offset
+    standard_board, params, monkeypatch, offset, height
 ):
     """Breaks with the compiled steps and with every step handed to the Python path: the same
     checksum, events and step count; the compiled steps did take most steps of pitched and
@@ -104,10 +106,10 @@ def test_breaks_end_bit_for_bit_as_with_the_python_path_alone(
     for seed in range(4):
         monkeypatch.setattr(step_kernels, "pitch_step", counted_pitch)
         monkeypatch.setattr(step_kernels, "flight_clear", counted_flight)
-        fast.append(rest_record(_break(standard_board, params, seed, offset)))
+        fast.append(rest_record(_break(standard_board, params, seed, offset, height)))
         monkeypatch.setattr(step_kernels, "pitch_step", lambda st, q: step_kernels.PITCH_PYTHON)
         monkeypatch.setattr(step_kernels, "flight_clear", lambda *args: False)
-        slow = rest_record(_break(standard_board, params, seed, offset))
+        slow = rest_record(_break(standard_board, params, seed, offset, height))
         assert fast[-1] == slow, f"seed {seed}"
     assert used["pitch"] > 20 and used["flight"] > 20, used
 

@@ -51,7 +51,8 @@ def test_a_persons_arrow_follows_the_launch_not_the_finger():
     flick = Flick(st.id, params.direction, None, params.offset, params.height, params.finger_speed)
     leaves = launch_heading(flick, st.x, st.y, st.angle, p)
     turn = math.degrees(math.remainder(leaves - params.direction, 2 * math.pi))
-    assert 6 < abs(turn) < 12  # the cone turns a 40° push to about 31°
+    # the nail's cone (atan 0.3 = 16.7°) turns a 40° push onto its edge: 23.3° off the aim
+    assert 20 < abs(turn) < 27
     app.frame(DT)
     SHOTS.mkdir(exist_ok=True)
     app.screenshot(str(SHOTS / "launch-arrow-person.png"))

@@ -349,14 +349,18 @@ def test_sandbox_free_play_flicks_any_die():
     session = SandboxSession(board, PhysicsParams.from_board(board))
     app = App(session, size=(1024, 640), autosave_enabled=False)
     app.frame(DT)
-    # the outer die of a corner (nothing behind it), pushed towards the hole
+    # the outer die of a corner (nothing behind it), pushed towards the hole: 44° off its faces,
+    # beyond the nail's cone (16.7°), so the die leaves on the cone's edge with 0.90 of the speed
+    # the pad's 31° cone gave (sqrt((1 + 0.3^2) / (1 + 0.6^2)), the push's normal part kept) and
+    # more squarely into its neighbour: a 4 cm pull moves it 16.6 mm (a 3 cm pull 9.4 mm; with the
+    # pad, 16.7 mm)
     st = max(session.world().states(), key=lambda s: abs(s.x) + abs(s.y))
     d = math.atan2(-st.y, -st.x)
     view = app.view()
     post_drag(
         app,
         px(view.to_screen(st.x, st.y)),
-        px(view.to_screen(st.x - 0.03 * math.cos(d), st.y - 0.03 * math.sin(d))),
+        px(view.to_screen(st.x - 0.04 * math.cos(d), st.y - 0.04 * math.sin(d))),
     )
     assert app.busy, app.message
     fast(app)

@@ -13,6 +13,7 @@ import pytest
 
 from jamsumo_sim.physics.events import Event
 from jamsumo_sim.physics.flick import Flick
+from jamsumo_sim.rules.launch import turn_off_aim
 from jamsumo_sim.ui.app import Aim, App
 from jamsumo_sim.ui.die_marks import named_dice
 from jamsumo_sim.ui.draw_dice import DieLook, draw_die
@@ -75,10 +76,18 @@ def test_preview_marks_the_first_contact_and_the_struck_die():
 def test_preview_warns_before_release_when_the_die_leaves_the_board():
     s = sandbox()
     a, _, _ = pair(s)
-    inward = math.atan2(-a.y, -a.x)  # across the board, past the hole
+    # The nail's cone (atan 0.3 = 16.7°) lets a die leave only within 16.7° of a face's normal: pushed
+    # across the board (45° to its faces) it slips onto the cone's edge and stops in its neighbours.
+    # Pushed square to one of the two faces that look across the board, turned outwards inside the
+    # cone, it glances off the neighbour there and leaves the board (at 5 m/s every push 3°-17°
+    # outwards does; with the pad's 31° cone a push at 61°, 29° off a face's normal, did it).
+    inward = math.atan2(-a.y, -a.x)
+    right = a.angle + math.floor((inward - a.angle) / (math.pi / 2)) * math.pi / 2
+    left = right + math.pi / 2  # the two pushes square to those faces, either side of ``inward``
     p = None
-    for k in (3, -3, 4, -4, 2, -2):
-        f = shoot(s, a.id, inward + k * 0.1, 5.0)
+    for direction in (right - 0.1, left + 0.1, right - 0.2, left + 0.2):
+        f = shoot(s, a.id, direction, 5.0)
+        assert abs(turn_off_aim(f, a.x, a.y, a.angle, s.params)) < 1e-9  # inside the cone
         if s.why_illegal(0, f) is None:
             p = predict(s, 0, f, a.id)
             if p.warnings:

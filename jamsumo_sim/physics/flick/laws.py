@@ -79,10 +79,20 @@ def lever(flick: Flick, params: PhysicsParams) -> float:
     return min(bound, max(-bound, flick.offset))
 
 
+def push_height(height: float, params: PhysicsParams) -> float:
+    """Height (m above the die's base) the push pitches the die from, for a strike centred at
+    ``height`` (fraction of the face): a pad ``finger_pad_height`` tall pushes from its lower edge
+    once the face leans back from it (the 3D reference's pad does); a nail (0) where it strikes."""
+    return max(0.0, height * params.die_size - params.finger_pad_height / 2)
+
+
 def pitch_per_impulse(height: float, params: PhysicsParams) -> float:
     """Forward pitch rate (rad/s) one N s of push at ``height`` (fraction of the face) gives a die:
-    :func:`strike_pitch_rate` of the jump 1/m; 0 at or below mid-height."""
-    return max(0.0, strike_pitch_rate(1.0 / params.die_mass, height * params.die_size, params))
+    :func:`strike_pitch_rate` of the jump 1/m with the finger's grip ``mu_finger``; 0 up to the
+    grip's height (0.744 of the face for the nail, edges.grip_height)."""
+    return strike_pitch_rate(
+        1.0 / params.die_mass, push_height(height, params), params.mu_finger, params
+    )
 
 
 def inverse_mass(
@@ -93,16 +103,24 @@ def inverse_mass(
     The push acts ``lever_`` (fraction of the face) left of the face's centre, ``off_normal``
     radians from the face's inward normal (counter-clockwise), ``height`` up the face:
     1/m (the slide) + arm^2/I (the spin about the centre: arm = lever a cos + a/2 sin, the push's
-    moment arm) + b Omega_1 (the pitch: Omega_1 = :func:`pitch_per_impulse` about the leading
-    bottom edge, which the struck point, b = height a above that edge, rides at Omega b).  The pitch
-    is counted along the push, as it is driven by the push's whole size (:func:`strike`)."""
+    moment arm) + z Omega_1 (the pitch: Omega_1 = :func:`pitch_per_impulse`; the struck point, z
+    above the centre (:func:`push_height` - a/2), moves along the push at the centre's speed plus
+    Omega z: the blow's impulse balance, edges.strike_pitch_rate; model 0.7-0.12 counted b Omega,
+    b above the pivot edge, and launched a strike at 0.9 of the face 0.63-0.86 as fast as the 3D
+    reference).  The pitch is counted along the push, as it is driven by the push's whole size
+    (:func:`strike`)."""
     a = params.die_size
     arm = lever_ * a * math.cos(off_normal) + 0.5 * a * math.sin(off_normal)
     return (
         1.0 / params.die_mass
         + arm * arm / params.die_inertia
-        + height * a * pitch_per_impulse(height, params)
+        + _over_centre(height, params) * pitch_per_impulse(height, params)
     )
+
+
+def _over_centre(height: float, params: PhysicsParams) -> float:
+    """The push's height (m) above the die's centre (where it pitches the die from)."""
+    return push_height(height, params) - params.die_size / 2
 
 
 def effective_mass(
@@ -172,14 +190,18 @@ def _struck_point_speed(
     jn: float, jt: float, lever_: float, height: float, off_normal: float, p: PhysicsParams
 ) -> float:
     """Speed (m/s) along the push of the struck point of a die at rest given (jn, jt): the slide's
-    part, the spin's (its moment times the push's arm over I) and the pitch's Omega b (along the
-    push, as :func:`inverse_mass` counts it: never less than the model's own Omega b cos)."""
+    part, the spin's (its moment times the push's arm over I) and the pitch's Omega z (along the
+    push, as :func:`inverse_mass` counts it)."""
     a = p.die_size
     c, s = math.cos(off_normal), math.sin(off_normal)
     moment = -0.5 * a * jt - lever_ * a * jn
     arm = -(lever_ * a * c + 0.5 * a * s)  # r x d, d the push's direction
     rate = pitch_per_impulse(height, p) * math.hypot(jn, jt)
-    return (jn * c + jt * s) / p.die_mass + moment * arm / p.die_inertia + rate * height * a
+    return (
+        (jn * c + jt * s) / p.die_mass
+        + moment * arm / p.die_inertia
+        + rate * _over_centre(height, p)
+    )
 
 
 # rounding slack of the caps: a flick exactly at a bound is not scaled by its last bit
@@ -211,7 +233,7 @@ def strike(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> Stri
     if speed > top_speed * (1 + _CAP_SLACK):
         scale *= top_speed / speed
     size = j * scale if not slipped else math.hypot(jn, jt) * scale
-    rate = strike_pitch_rate(size / p.die_mass, flick.height * p.die_size, p)
+    rate = strike_pitch_rate(size / p.die_mass, push_height(flick.height, p), p.mu_finger, p)
     return Strike(j, jn, jt, slipped, scale, max(0.0, rate))
 
 
