@@ -1,8 +1,8 @@
 """Closed-form laws of a die on one of its edges (physics.md s4): the pitch a blow high on a face
-starts (above the pusher's grip), the pitch rate that tumbles a die forward, and tripping over a step (the speed that tips a
-die over an edge, the speed it keeps).  Plain functions of the parameters: the flick's laws
-(:mod:`.flick.laws`) and the step modules (:mod:`.pitch`, :mod:`.contacts`, :mod:`.platforms`,
-:mod:`.support`) share them."""
+starts (above the pusher's grip), the pitch rate that tumbles a die forward, and tripping over a
+step (the speed that tips a die over an edge, the speed it keeps).  Plain functions of the
+parameters: the flick's laws (:mod:`.flick.laws`) and the step modules (:mod:`.pitch`,
+:mod:`.contacts`, :mod:`.platforms`, :mod:`.support`) share them."""
 
 from __future__ import annotations
 

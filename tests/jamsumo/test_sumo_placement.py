@@ -265,7 +265,7 @@ def test_the_set_up_score_follows_the_launch_law_and_the_planner_turns_its_dice(
     p = state.physics
     leaves = launch_heading(Flick("d", math.radians(40), None, finger_speed=1.0), 0, 0, 0.0, p)
     cone = math.degrees(math.atan(p.mu_finger))
-    assert abs(math.degrees(leaves) - cone) < 0.5  # 40° aimed leaves at about 31°
+    assert abs(math.degrees(leaves) - cone) < 0.5  # 40° aimed leaves at the cone (nail: 16.7°)
     assert (
         abs(turn_off_aim(Flick("d", math.radians(40), None, finger_speed=1.0), 0, 0, 0.7, p))
         < 1e-12
