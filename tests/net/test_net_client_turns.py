@@ -66,3 +66,19 @@ def test_a_turn_for_a_new_position_does_not_wait_behind_an_old_decision() -> Non
 
     asyncio.run(play())
     assert agent.asked == [0, 5] and sent == [5]
+
+
+def test_say_hello_first_before_the_welcome_is_not_the_end_of_the_join() -> None:
+    """A message of this connection that overtook its hello (or a hello the network lost) gets
+    "say hello first": the hello is on its way or the heartbeat resends it, so the join goes on;
+    the refusals that end a join still do.  (In a faulty-proxy match, one CI run in three ended
+    with "the host refused: say hello first".)"""
+    import pytest
+
+    from jamsumo_sim.errors import UserError
+
+    client = Client("ws://127.0.0.1:1", JoinOptions(seat=0), None, say=lambda text: None)
+    assert not client.welcomed.is_set()
+    client._refused({"type": "error", "code": "hello", "message": "say hello first"})
+    with pytest.raises(UserError, match="the host refused: full"):
+        client._refused({"type": "error", "code": "full", "message": "full"})
