@@ -897,7 +897,9 @@ def landing_rise(phi, z1, vz1, top, rate, v2, a, g):
     zc = top + half * (math.cos(phi) + math.sin(phi) - 1.0)
     t = vz1 * vz1 - 2.0 * g * (zc - z1)
     if t >= 0.0:
-        return phi, zc, -math.sqrt(t), rate, 1.0
+        # rising still at the step's end, it rose all the step: a die turning back (struck low)
+        # lowers its edge onto the surface while its centre climbs
+        return phi, zc, math.copysign(math.sqrt(t), vz1), rate, 1.0
     need = -0.5 * t
     e_rot = a * a * rate * rate / 12.0
     if e_rot >= need:

@@ -56,7 +56,7 @@ class Track:
     peak_direction: float = 0.0  # rad, direction of motion at that moment
     max_vz: float = 0.0  # m/s, fastest upward speed of its centre
     rested: bool = False
-    path: list[tuple[float, float, float, float]] = field(default_factory=list)  # (t, x, y, rise)
+    path: list[tuple[float, float, float, float]] = field(default_factory=list)  # (t, x, y, height)
 
 
 def _corner_speed(omega: np.ndarray, a: float) -> np.ndarray:
@@ -289,6 +289,7 @@ class Shot:
         touched = None if self.flick is not None else -1.0  # last time the finger touched a die
         released = self.flick is None
         next_path = 0.0
+        heights = [0.0] * nd  # each die's lowest point above the board now (m)
         t = 0.0
         drag = p.air_drag * p.die_mass
         subs = cfg.step.impact_substeps
@@ -329,7 +330,8 @@ class Shot:
                     tr.stop_time = t
                     continue
                 low = z - (inner * np.abs(rot[2]).sum() + p.die_edge_radius)
-                tr.rise = max(tr.rise, low - h if h > -math.inf else 0.0)
+                heights[i] = low - h if h > -math.inf else 0.0
+                tr.rise = max(tr.rise, heights[i])
                 # a die falling onto (or bouncing off) the board within the next step: an impact
                 fall = abs(vel[i, 2]) + _corner_speed(om[i], p.die_size)
                 if abs(vel[i, 2]) > cfg.step.impact_speed and low - h < fall * dt:
@@ -360,7 +362,7 @@ class Shot:
                 for i in range(nd):
                     if in_play[i]:
                         tr = tracks[i]
-                        tr.path.append((t, centres[i][0], centres[i][1], tr.rise))
+                        tr.path.append((t, centres[i][0], centres[i][1], heights[i]))
             if moving or not released:
                 quiet_since = t
             elif t - quiet_since >= cfg.step.rest_hold:

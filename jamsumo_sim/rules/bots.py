@@ -15,8 +15,9 @@ aim/speed error *and* the match's execution noise (``state.noise``: speed, direc
 and height, so a strike that strays above mid-height pitches or tumbles the die in the simulation
 too); every candidate is ranked as aimed, and the best few are judged on the same antithetic
 pairs of drawn executions (common random numbers: finalists differ by their merit, not their luck),
-drawn from a search generator seeded from the view's generator (deterministic); and strikes aim below mid-height by a margin of the level's height
-spread, so a straying finger rarely tumbles the die onto an unknown face. The expected value over
+drawn from a search generator seeded from the view's generator (deterministic); and with a straying
+hand strikes aim at the middle of the band that pitches the die neither way (mid-height to the nail's
+grip), so a straying finger rarely tumbles the die onto an unknown face. The expected value over
 the samples (Jam penalty proxy, Sumo points with the faces the dice actually end on, dice holed
 or lost) decides. ``uncertainty=False`` is the planner before this (for comparisons).
 
@@ -34,6 +35,7 @@ import numpy as np
 
 from jamsumo_sim import noise
 from jamsumo_sim.errors import UserError
+from jamsumo_sim.physics.edges import grip_height
 from jamsumo_sim.physics.flick import Flick, finger_for_launch
 from jamsumo_sim.rules import setup
 from jamsumo_sim.rules.flick_actions import PASS, FlickSpec, bots_config, flick_action
@@ -341,10 +343,11 @@ class PlannerConfig:
 _JAM_HAND_COST = 1.3
 _JAM_FAR = 0.25  # m: distance at which a die on the board costs as much as one in hand
 _OPPONENT_WEIGHT = 0.35
-# Strikes aim this many standard deviations of the execution's height error below mid-height, where
-# a strike stops pitching the die (jamsumo_sim.physics.flick.strike_pitch_rate): a straying finger then
-# rarely starts a tumble (a free, unpredictable face change). Lower strikes cost nothing.
-_HEIGHT_MARGIN_SIGMAS = 2.5
+# Strikes aim, when the hand strays, at the middle of the band where a strike neither pitches the die
+# forward (from the nail's grip up, physics.edges.grip_height: 0.744 of the face) nor turns it back
+# (below mid-height, physics.edges.low_strike; model 0.14): a straying finger then rarely starts a
+# tumble (a free, unpredictable face change).  Model 0.13's bots aimed 2.5 sigma below mid-height (0.30
+# at the table), where a strike now lifts the die.
 _MID_HEIGHT = 0.5
 
 
@@ -430,10 +433,12 @@ class PlannerBot(Agent):
         return replace(spec, direction=aim, impulse=spec.impulse * factor)  # type: ignore[operator]
 
     def strike_height(self, state: Any) -> float:
-        """Where up the face the planner strikes: mid-height, or below it by the noise margin."""
-        if not self.uncertainty:
+        """Where up the face the planner strikes: mid-height, or with a straying hand the middle of
+        the band that pitches the die neither way, mid-height to the nail's grip (0.622)."""
+        if not self.uncertainty or state.noise.height <= 0.0:
             return _MID_HEIGHT
-        return max(0.0, _MID_HEIGHT - _HEIGHT_MARGIN_SIGMAS * state.noise.height)
+        p = state.physics
+        return _MID_HEIGHT + grip_height(p.mu_finger, p) / (2.0 * p.die_size)
 
     def executions(self, count: int, state: Any, rng: np.random.Generator) -> list[_Execution]:
         """``count`` drawn executions: the planner's own hand error plus the match's noise."""

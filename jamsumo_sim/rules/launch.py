@@ -27,7 +27,7 @@ def _law() -> Any:
 def launch_heading(flick: Flick, x: float, y: float, angle: float, params: PhysicsParams) -> float:
     """World direction (rad) in which ``flick`` sends a die at rest at (x, y) turned ``angle``
     (the aim itself when the push is within the cone)."""
-    dvx, dvy, _, _ = _law()(flick, x, y, angle, params, params.die_inertia)
+    dvx, dvy = _law()(flick, x, y, angle, params, params.die_inertia)[:2]
     if dvx == 0.0 and dvy == 0.0:
         return flick.direction
     return math.atan2(dvy, dvx)

@@ -186,20 +186,23 @@ def launch(probe, flick: Flick) -> Launch | str:
     x, y = d.body.position
     ang = d.body.angle
     # flicks.apply_flick on a body at rest: the same launch
-    dvx, dvy, dw, rate = flicks.launch(flick, x, y, ang, p, probe._inertia)
+    dvx, dvy, dw, rate, rise = flicks.launch(flick, x, y, ang, p, probe._inertia)
     vx, vy, omega = 0.0 + dvx, 0.0 + dvy, 0.0 + dw
-    # pitch.start(w, d, direction - ang, rate, "flick") on a die not pitched
+    # pitch.start(w, d, way, rate, "flick") on a die not pitched
+    way, rate, vz = flicks.start_pitch(flick, ang, rate, rise, p)
     started = None
     if rate > 0.0:
-        side = round((flick.direction - ang) / pitch.QUARTER) % 4
+        side = round(way / pitch.QUARTER) % 4
         heading = math.remainder(ang + side * pitch.QUARTER, 2 * math.pi)
         started = Pitch(0.0, rate, side, heading, "flick")
-        # flight.leave_if_lifting: struck hard enough high up, it leaves the board at the strike
-        vz = flight.lifts_at_once(0.0, rate, p)
-        if vz > 0.0:
-            started = Pitch(0.0, p.hop_lift * rate, side, heading, "flick")
-            state = (x, y, ang, vx, vy, omega)
-            return Launch(state, started, None, (flight.base_height(probe, d), vz))
+        if vz <= 0.0:
+            # flight.leave_if_lifting: struck hard enough high up, it leaves the board at the strike
+            vz = flight.lifts_at_once(0.0, rate, p)
+            if vz > 0.0:
+                started = Pitch(0.0, p.hop_lift * rate, side, heading, "flick")
+    if vz > 0.0:
+        state = (x, y, ang, vx, vy, omega)
+        return Launch(state, started, None, (flight.base_height(probe, d), vz))
     return Launch((x, y, ang, vx, vy, omega), started, d.level)
 
 

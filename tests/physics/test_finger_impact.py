@@ -3,8 +3,9 @@
 A finger at speed V_f meets the struck point of a die at rest and leaves it at (1 + e_f) V_f along
 the push: J = (1 + e_f) m_eff V_f, with m_eff the die's mass felt there, whatever turns with the
 push taking part.  Every closed form is worked out here from the mechanics of a cube (side a, mass
-m, I = m a^2/6 about its centre, I_e = 2/3 m a^2 about a bottom edge) and the model's pitch law
-(the grip law, model 0.13, tests/physics/test_grip.py: a push J at height b = h a, z = b - a/2 over
+m, I = m a^2/6 about its centre, I_e = 2/3 m a^2 about a bottom edge) and the model's pitch laws
+(struck below the centre the low-strike law, model 0.14, tests/physics/test_low_strikes.py: the die
+turns back and rises, :func:`_w1` < 0 and :func:`_rise1`; above it the grip law, model 0.13, tests/physics/test_grip.py: a push J at height b = h a, z = b - a/2 over
 the centre, pitches the die forward about its leading bottom edge at Omega = (J/m) w1,
 w1 = (z - z*)+ / D, z* = mu_f (a - r - mu_board a/2), D = a^2/6 + c (c - mu_board a/2), c = a/2 - r),
 not by calling the model's helpers:
@@ -37,16 +38,65 @@ OUTSIDE = (20.0, -35.0, 44.0)  # the nail slips
 
 
 def _w1(params, height: float) -> float:
-    """Pitch rate per unit of J/m (1/m) at ``height`` (module docstring)."""
-    a, r, mu_b = params.die_size, params.die_edge_radius, params.mu_board
+    """Pitch rate per unit of J/m (1/m) at ``height``, forward > 0 (module docstring) and, struck
+    below the centre a depth d, back < 0: the blow's impulse balance with the pusher gripping the
+    face (d <= 5 mu a / 6: the die turns about the struck point, Omega = 12 d / (5 a^2) per J/m),
+    slipping down it clear of the board (to mu (a^2/(6c) + a/2): 6 (d - mu a/2) / a^2), or also
+    leaning on its rear edge (d - mu (r - mu_board a/2)) / (a^2/6 + c (c + mu_board a/2))."""
+    a, r, mu_b, mu = params.die_size, params.die_edge_radius, params.mu_board, params.mu_finger
     z = (height - 0.5) * a
-    grip = params.mu_finger * (a - r - mu_b * a / 2)
     c = a / 2 - r
+    if z < 0.0:
+        d = -z
+        if d <= 5 * mu * a / 6:
+            return -12 * d / (5 * a * a)
+        if d <= mu * (a * a / (6 * c) + a / 2):
+            return -6 * (d - mu * a / 2) / (a * a)
+        return -(d - mu * (r - mu_b * a / 2)) / (a * a / 6 + c * (c + mu_b * a / 2))
+    grip = mu * (a - r - mu_b * a / 2)
     return max(0.0, z - grip) / (a * a / 6 + c * (c - mu_b * a / 2))
 
 
+def _rise1(params, height: float) -> float:
+    """The centre's rise per unit of J/m struck below the centre: (a/2) |w1| gripping, mu
+    slipping clear of the board, c |w1| leaning on the rear edge; 0 from mid-height."""
+    a, r, mu = params.die_size, params.die_edge_radius, params.mu_finger
+    d = (0.5 - height) * a
+    if d <= 0.0:
+        return 0.0
+    c = a / 2 - r
+    if d <= 5 * mu * a / 6:
+        return 0.5 * a * -_w1(params, height)
+    if d <= mu * (a * a / (6 * c) + a / 2):
+        return mu
+    return c * -_w1(params, height)
+
+
+def _turn_energy(params, height: float) -> float:
+    """The pitch's energy per unit of m (J/m)^2: 1/2 I_e w1^2 / m about the leading edge struck
+    high; struck low the rise and the turn about the centre, 1/2 (rise1^2 + a^2/6 w1^2)."""
+    a, w1 = params.die_size, _w1(params, height)
+    if w1 >= 0.0:
+        return a * a * w1 * w1 / 3
+    return 0.5 * (_rise1(params, height) ** 2 + a * a / 6 * w1 * w1)
+
+
+def _stored_rate(params, height: float, dv: float) -> float:
+    """The pitch rate the World keeps after a strike launching at ``dv``: the whole forward pitch;
+    struck low and rising faster than hop_min_speed, at most 2 vz / a (it leaves pitched about its
+    rear edge); slower, the rate about the rear edge holding the strike's energy."""
+    a, w1 = params.die_size, _w1(params, height)
+    if w1 >= 0.0:
+        return dv * w1
+    vz, omega = dv * _rise1(params, height), -dv * w1
+    if vz > params.hop_min_speed:
+        return min(omega, 2 * vz / a)
+    return math.sqrt((vz * vz + a * a * omega * omega / 6) / (2 * a * a / 3))
+
+
 def inv_mass(params, lever: float, height: float, theta: float) -> float:
-    """1/m_eff at the struck point along the push (module docstring)."""
+    """1/m_eff at the struck point along the push (module docstring; struck low, z and w1 both
+    negative: the turn back moves the struck point along the push at |w1| d)."""
     arm = lever * math.cos(theta) + 0.5 * math.sin(theta)
     pitch = (height - 0.5) * params.die_size * _w1(params, height)
     return (1 + 6 * arm * arm + pitch) / params.die_mass
@@ -69,10 +119,13 @@ def after(flat_board, params, flick: Flick, angle: float = 0.0) -> dict[str, flo
     rate = pt.rate if pt is not None else 0.0
     heading = pt.heading if pt is not None else 0.0
     m, a = params.die_mass, params.die_size
+    die = w._dice["a"]
+    # in the air the pitch turns about the centre, which rises at vz; on the board about an edge
+    turn = (m * a * a / 6) if die.airborne else (2 / 3 * m * a * a)
     energy = (
-        0.5 * m * (s.vx**2 + s.vy**2)
+        0.5 * m * (s.vx**2 + s.vy**2 + (die.vz if die.airborne else 0.0) ** 2)
         + 0.5 * (m * a * a / 6) * s.omega**2
-        + 0.5 * (2 / 3 * m * a * a) * rate**2
+        + 0.5 * turn * rate**2
     )
     # the struck point: on the struck face (inward normal n), the lever to the left of the normal
     k = round((flick.direction - angle + math.pi) / (math.pi / 2)) % 4  # the face most against it
@@ -92,6 +145,7 @@ def after(flat_board, params, flick: Flick, angle: float = 0.0) -> dict[str, flo
         "energy": energy,
         "point": px * d[0] + py * d[1],
         "theta": math.remainder(flick.direction - math.atan2(n[1], n[0]), 2 * math.pi),
+        "vz": die.vz if die.airborne else 0.0,
     }
 
 
@@ -115,8 +169,7 @@ def in_cap(params, lever, height, theta, vf) -> bool:
     m = params.die_mass
     j = (1 + params.finger_restitution) * vf / inv_mass(params, lever, height, theta)
     arm = lever * math.cos(theta) + 0.5 * math.sin(theta)
-    rate = (j / m) * _w1(params, height)
-    e = 0.5 * j * j / m * (1 + 6 * arm * arm) + params.die_mass * params.die_size**2 * rate**2 / 3
+    e = 0.5 * j * j / m * (1 + 6 * arm * arm) + m * (j / m) ** 2 * _turn_energy(params, height)
     return j / m <= params.max_launch_speed and e <= cap_energy(params)
 
 
@@ -140,7 +193,7 @@ def test_the_impulse_follows_the_effective_mass(flat_board, params, height, leve
     arm = lever * math.cos(theta) + 0.5 * math.sin(theta)
     w1 = _w1(params, height)
     spin_part = 1 + 6 * arm * arm
-    over = (spin_part + 2 / 3 * a * a * w1 * w1) / (spin_part + (height - 0.5) * a * w1)
+    over = (spin_part + 2 * _turn_energy(params, height)) / (spin_part + (height - 0.5) * a * w1)
     scale = min(1.0, over**-0.5)
     assert (scale < 1.0) is (height == 1.0)
     j *= scale
@@ -148,10 +201,13 @@ def test_the_impulse_follows_the_effective_mass(flat_board, params, height, leve
     assert math.atan2(got["vy"], got["vx"]) == pytest.approx(0.4 + theta, abs=1e-12)
     spin = -(lever * a * math.cos(theta) + 0.5 * a * math.sin(theta)) * j / (m * a * a / 6)
     assert got["omega"] == pytest.approx(spin, rel=1e-9, abs=1e-9)
-    rate = (j / m) * _w1(params, height)
-    assert got["rate"] == pytest.approx(rate, rel=1e-9, abs=1e-9)
-    if deg == 0:
+    assert got["rate"] == pytest.approx(_stored_rate(params, height, j / m), rel=1e-9, abs=1e-9)
+    rise = (j / m) * _rise1(params, height)
+    assert got["vz"] == pytest.approx(rise if rise > params.hop_min_speed else 0.0, rel=1e-9)
+    if deg == 0 and height >= 0.5:
         assert got["point"] == pytest.approx(scale * (1 + e) * vf, rel=1e-9)
+    elif deg == 0:  # the World keeps at most the strike's turn back: its point no faster
+        assert got["point"] <= scale * (1 + e) * vf * (1 + 1e-9)
 
 
 def test_top_of_the_face_at_full_finger_speed(flat_board, params):
@@ -209,7 +265,7 @@ def test_energy_and_struck_point_within_the_impact(flat_board, params, height, d
             assert got["energy"] <= bound * (1 + 1e-9), (lever, vf)
             assert got["energy"] <= cap_energy(params) * (1 + 1e-9), (lever, vf)
             assert got["point"] <= (1 + e) * vf * (1 + 1e-9), (lever, vf)
-            gripped = _w1(params, height) == 0.0
+            gripped = _w1(params, height) == 0.0  # (mid-height to the nail's grip)
             inside = abs(deg) <= math.degrees(math.atan(params.mu_finger))
             if gripped and inside and in_cap(params, lever, height, theta, vf):
                 # no pitch: the energy is exactly the impact's, 1/2 J^2 / m_eff

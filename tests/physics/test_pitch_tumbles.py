@@ -209,12 +209,19 @@ def test_high_flicks_land_on_many_faces(flat, params, height, offset):
 
 @settings(max_examples=30, deadline=None)
 @given(
-    speed=st.floats(0.05, 1.99),
-    height=st.floats(0.0, 0.5),
+    low=st.one_of(
+        st.tuples(st.floats(0.05, 0.39), st.floats(0.0, 0.5)),
+        st.tuples(st.floats(0.05, 1.99), st.floats(0.45, 0.5)),
+    ),
     offset=st.floats(-0.5, 0.5),
     direction=st.floats(-math.pi, math.pi),
 )
-def test_low_slow_flick_never_tumbles(flat_board, params, speed, height, offset, direction):
+def test_low_slow_flick_never_tumbles(flat_board, params, low, offset, direction):
+    """Struck at or below mid-height a die turns back and rises (model 0.14, "Low strikes"), but
+    slower than 0.4 m/s at any height, or below 2 m/s from 0.45 of the face, it turns no face up
+    (3D reference: 0.45 of the face at 3 m/s rises at 0.16 m/s and turns none; at 0.2 and 1 m/s it
+    turns once, as the game does)."""
+    speed, height = low
     w = World(flat_board, params)
     w.add_die("a", 0.0, 0.0, face=1)
     w.apply_flick(Flick("a", direction, params.die_mass * speed, offset=offset, height=height))

@@ -1,7 +1,7 @@
 """The finger: the fair-flick check (limits, and the finger's box behind the struck face touching no
 other die) and the flick itself (the finger's impulse, within the friction cone, at the pad's lever
 on the struck face, within the energy caps of flick.strike; a high strike pitches the die:
-physics/pitch.py)."""
+physics/pitch.py; a low one turns it back and lifts it: :func:`start_pitch`)."""
 
 from __future__ import annotations
 
@@ -110,9 +110,10 @@ def off_normal(flick: Flick, angle: float) -> float:
 
 def launch(
     flick: Flick, x: float, y: float, angle: float, p: PhysicsParams, inertia: float
-) -> tuple[float, float, float, float]:
-    """(dvx, dvy, domega, pitch rate) a fair ``flick`` gives a die at (x, y) turned ``angle``:
-    flick.strike's impulse at the pad's lever on the struck face (also sweep/lone.py's launch)."""
+) -> tuple[float, float, float, float, float]:
+    """(dvx, dvy, domega, pitch rate, rise) a fair ``flick`` gives a die at (x, y) turned ``angle``:
+    flick.strike's impulse at the pad's lever on the struck face (also sweep/lone.py's launch);
+    the pitch forward (> 0) or back (< 0, then rising at ``rise`` m/s: flick.strike)."""
     na = angle + struck_side(flick.direction, angle) * math.pi / 2  # the struck face's normal
     # the push acts at the pad's lever, not beyond it (finger_pad_width)
     at = Flick(flick.die, flick.direction, 0.0, lever(flick, p), flick.height)
@@ -128,7 +129,38 @@ def launch(
         j = s.j * s.scale
         dx, dy = math.cos(flick.direction), math.sin(flick.direction)
     rx, ry = cx - x, cy - y
-    return j * dx / p.die_mass, j * dy / p.die_mass, (rx * dy - ry * dx) * j / inertia, s.pitch
+    return (
+        j * dx / p.die_mass,
+        j * dy / p.die_mass,
+        (rx * dy - ry * dx) * j / inertia,
+        s.pitch,
+        s.rise,
+    )
+
+
+def start_pitch(
+    flick: Flick, angle: float, rate: float, rise: float, p: PhysicsParams
+) -> tuple[float, float, float]:
+    """(the way it tips in the die's frame (radians), pitch rate >= 0, rise (m/s) it leaves the
+    board with, or 0) of a die turned ``angle`` that a strike gave the signed pitch ``rate`` and
+    ``rise`` (:func:`launch`).  Struck high it tips forward over its leading edge.  Struck low it
+    turns back: rising faster than ``hop_min_speed`` it leaves the board turning at most 2 vz / a
+    (pitched about its rear edge, whose foot then leaves with no speed into the board; the rounded
+    edge is where the board holds it: c Omega, c = a/2 - r); slower, it stands on its rear edge
+    with the pitch holding the strike's energy, 1/2 m (vz^2 + a^2 Omega^2 / 6) (the rear edge
+    slides on under it: a pitch of the full rate about a fixed edge would hold more)."""
+    ahead = flick.direction - angle
+    if rate >= 0.0:
+        return ahead, rate, 0.0
+    back = -rate
+    if rise > p.hop_min_speed:
+        return ahead + math.pi, min(back, 2.0 * rise / p.die_size), rise
+    a2 = p.die_size * p.die_size
+    return (
+        ahead + math.pi,
+        math.sqrt((rise * rise + a2 * back * back / 6.0) / (2.0 * a2 / 3.0)),
+        0.0,
+    )
 
 
 def apply_flick(w: WorldState, flick: Flick) -> None:
@@ -148,7 +180,7 @@ def apply_flick(w: WorldState, flick: Flick) -> None:
     x, y = b.position
     ang = b.angle
     k = struck_side(flick.direction, ang)
-    dvx, dvy, dw, rate = launch(flick, x, y, ang, p, w._inertia)
+    dvx, dvy, dw, rate, rise = launch(flick, x, y, ang, p, w._inertia)
     b.velocity = (b.velocity.x + dvx, b.velocity.y + dvy)
     b.angular_velocity = b.angular_velocity + dw
     d.fresh = True
@@ -157,8 +189,13 @@ def apply_flick(w: WorldState, flick: Flick) -> None:
     face = d.orientation.face_towards(k * math.pi / 2)
     w.events.append(Event(w.time, FLICK, (d.id,), {**flick.to_json(), "face_struck": face}))
     # a strike above mid-height tips the die up on its leading edge (physics/pitch.py): it
-    # tumbles as often as the pitch's energy allows, or rocks back
-    pitch.start(w, d, flick.direction - ang, rate, "flick")
-    flight.leave_if_lifting(w, d)
+    # tumbles as often as the pitch's energy allows, or rocks back; one below the centre turns it
+    # back and lifts it (flick.strike)
+    way, rate, vz = start_pitch(flick, ang, rate, rise, p)
+    pitch.start(w, d, way, rate, "flick")
+    if vz > 0.0:
+        flight.launch(w, d, vz)
+    else:
+        flight.leave_if_lifting(w, d)
     view.mark(w, d)
     w._canonical = False

@@ -9,7 +9,8 @@ high the same finger speed launches the die slower; :func:`inverse_mass`).  ``of
 positive to the left of the push direction, is where the pad's centre meets the face; the pad
 (``finger_pad_width`` wide) pushes at most ``max_lever`` off-centre (off-centre strikes spin the
 die: a strike left of centre turns it clockwise).  ``height`` in 0..1 of the face height (0.5 =
-mid-height; higher strikes pitch the die forward and, hard enough, tumble it: physics.md s4).
+mid-height; higher strikes pitch the die forward and, hard enough, tumble it: physics.md s4; lower
+ones turn it back and lift it: edges.low_strike).
 The finger's impulse has a normal part J_n and a tangential part J_t; friction holds
 |J_t| <= mu_finger J_n, so a push further off the face normal than atan(mu_finger) slips.
 What the die gets (:func:`strike`) never holds more energy than the finger's impact allows, nor
@@ -24,7 +25,7 @@ from typing import Any
 
 from ...errors import UserError
 from ...limits import as_finite
-from ..edges import pitch_tumble_rate, strike_pitch_rate
+from ..edges import low_strike, pitch_tumble_rate, strike_pitch_rate
 from ..params import PhysicsParams
 
 STRENGTHS = ("impulse", "finger_speed")  # a flick gives exactly one of these
@@ -80,19 +81,46 @@ def lever(flick: Flick, params: PhysicsParams) -> float:
 
 
 def push_height(height: float, params: PhysicsParams) -> float:
-    """Height (m above the die's base) the push pitches the die from, for a strike centred at
-    ``height`` (fraction of the face): a pad ``finger_pad_height`` tall pushes from its lower edge
-    once the face leans back from it (the 3D reference's pad does); a nail (0) where it strikes."""
+    """Height (m above the die's base) the push pitches the die forward from, for a strike centred
+    at ``height`` (fraction of the face): a pad ``finger_pad_height`` tall pushes from its lower
+    edge once the face leans back from it (the 3D reference's pad does); a nail (0) where it
+    strikes."""
     return max(0.0, height * params.die_size - params.finger_pad_height / 2)
 
 
+def low_push_height(height: float, params: PhysicsParams) -> float:
+    """Height (m above the die's base) the push turns the die back from, for a strike centred at
+    ``height``: a pad pushes from its upper edge once the face's foot leaves it (the face leans
+    into the pad's top); a nail where it strikes.  A pad across the centre turns it neither way."""
+    return min(params.die_size, height * params.die_size + params.finger_pad_height / 2)
+
+
+def _blow(height: float, params: PhysicsParams) -> tuple[float, float, float]:
+    """(signed pitch rate, rise speed, the push's height above the centre) per m/s of slide a
+    strike at ``height`` gives: forward (> 0) above the grip's height over mid-height
+    (edges.strike_pitch_rate), back (< 0, the die rising: edges.low_strike) below the centre,
+    else none."""
+    a = params.die_size
+    low = low_push_height(height, params)
+    if low < a / 2:
+        rate, rise = low_strike(1.0, low, params.mu_finger, params)
+        return -rate, rise, low - a / 2
+    b = push_height(height, params)
+    return strike_pitch_rate(1.0, b, params.mu_finger, params), 0.0, b - a / 2
+
+
 def pitch_per_impulse(height: float, params: PhysicsParams) -> float:
-    """Forward pitch rate (rad/s) one N s of push at ``height`` (fraction of the face) gives a die:
-    :func:`strike_pitch_rate` of the jump 1/m with the finger's grip ``mu_finger``; 0 up to the
-    grip's height (0.744 of the face for the nail, edges.grip_height)."""
-    return strike_pitch_rate(
-        1.0 / params.die_mass, push_height(height, params), params.mu_finger, params
-    )
+    """Pitch rate (rad/s, forward > 0, back < 0) one N s of push at ``height`` (fraction of the
+    face) gives a die: forward :func:`strike_pitch_rate` of the jump 1/m with the finger's grip
+    ``mu_finger``, 0 up to the grip's height (0.744 of the face for the nail, edges.grip_height);
+    back (edges.low_strike) below mid-height."""
+    return _blow(height, params)[0] / params.die_mass
+
+
+def rise_per_impulse(height: float, params: PhysicsParams) -> float:
+    """Speed (m/s) one N s of push at ``height`` lifts the die's centre with: a strike below the
+    centre turns it back and the board can only push up (edges.low_strike); 0 from mid-height."""
+    return _blow(height, params)[1] / params.die_mass
 
 
 def inverse_mass(
@@ -119,8 +147,8 @@ def inverse_mass(
 
 
 def _over_centre(height: float, params: PhysicsParams) -> float:
-    """The push's height (m) above the die's centre (where it pitches the die from)."""
-    return push_height(height, params) - params.die_size / 2
+    """The push's height (m) above the die's centre (where it pitches the die from; < 0 below)."""
+    return _blow(height, params)[2]
 
 
 def effective_mass(
@@ -141,8 +169,8 @@ def finger_impulse(flick: Flick, params: PhysicsParams, off_normal: float = 0.0)
 
 
 def finger_for_launch(speed: float, params: PhysicsParams) -> float:
-    """The finger speed (m/s) that launches a die at ``speed`` with a centred straight strike at or
-    below mid-height (the inverse of :func:`finger_impulse` there, where m_eff = m)."""
+    """The finger speed (m/s) that launches a die at ``speed`` with a centred straight strike at
+    mid-height (the inverse of :func:`finger_impulse` there, where m_eff = m)."""
     return speed / (1 + params.finger_restitution)
 
 
@@ -172,18 +200,27 @@ class Strike:
     jt: float  # N s: the part along the face (to the left of the normal)
     slipped: bool  # the pad slipped: (jn, jt) is on the cone's edge, not along the travel
     scale: float  # <= 1: the share of (jn, jt) delivered (the energy caps); 1 almost always
-    pitch: float  # rad/s: the forward pitch it starts (0 at or below mid-height)
+    pitch: float  # rad/s: the pitch it starts: forward > 0 struck high, back < 0 struck low
+    rise: float = 0.0  # m/s: the centre's rise (struck below its centre: edges.low_strike)
 
 
 def strike_energy(jn: float, jt: float, lever_: float, height: float, p: PhysicsParams) -> float:
     """Energy (J) of a die at rest given the impulse (jn, jt) at ``lever_`` and ``height``: the slide
     |J|^2/(2m), the spin (r x J)^2/(2I) about the centre (r = (-a/2, lever a) in the face's frame)
-    and the pitch 1/2 I_e Omega^2 about the leading edge (I_e = 2/3 m a^2, physics/pitch.py)."""
+    and the pitch: 1/2 I_e Omega^2 about the leading edge (I_e = 2/3 m a^2, physics/pitch.py), or
+    struck low, the rise 1/2 m vz^2 and the turn back 1/2 I Omega^2 (its I is the spin's, a cube's
+    inertia being the same about every axis through its centre)."""
     a, m = p.die_size, p.die_mass
     jj = jn * jn + jt * jt
     moment = -0.5 * a * jt - lever_ * a * jn
-    rate = pitch_per_impulse(height, p) * math.sqrt(jj)
-    return 0.5 * jj / m + 0.5 * moment * moment / p.die_inertia + m * a * a * rate * rate / 3.0
+    size = math.sqrt(jj)
+    rate = pitch_per_impulse(height, p) * size
+    if rate >= 0.0:  # about the leading edge
+        turn = m * a * a * rate * rate / 3.0
+    else:  # turning back about the centre, rising
+        rise = rise_per_impulse(height, p) * size
+        turn = 0.5 * m * rise * rise + 0.5 * p.die_inertia * rate * rate
+    return 0.5 * jj / m + 0.5 * moment * moment / p.die_inertia + turn
 
 
 def _struck_point_speed(
@@ -214,7 +251,8 @@ def strike(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> Stri
     cone (:func:`cone_parts`), then scaled down if the die would hold more energy than the launch
     cap's 1/2 m v_cap^2 or, for a finger speed, than the impact allows, 1/2 m_eff ((1 + e_f) V_f)^2,
     or its struck point would leave faster than (1 + e_f) V_f along the push.  The pitch is driven by
-    the delivered push's size at the strike's height (:func:`strike_pitch_rate`)."""
+    the delivered push's size at the strike's height (:func:`strike_pitch_rate`, or struck below the
+    centre edges.low_strike: it turns back and rises)."""
     p = params
     lev = lever(flick, p)
     j = finger_impulse(flick, p, off_normal)
@@ -233,8 +271,8 @@ def strike(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> Stri
     if speed > top_speed * (1 + _CAP_SLACK):
         scale *= top_speed / speed
     size = j * scale if not slipped else math.hypot(jn, jt) * scale
-    rate = strike_pitch_rate(size / p.die_mass, push_height(flick.height, p), p.mu_finger, p)
-    return Strike(j, jn, jt, slipped, scale, max(0.0, rate))
+    rate, rise, _ = _blow(flick.height, p)
+    return Strike(j, jn, jt, slipped, scale, rate * size / p.die_mass, rise * size / p.die_mass)
 
 
 def struck_side(direction: float, die_angle: float) -> int:
@@ -263,9 +301,9 @@ def contact_point(
 
 
 def pitch_rate(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> float:
-    """Forward pitch rate (rad/s) from a strike at height b = height*a (physics.md s4, rough):
-    w = v0 (b - a/2) / (a^2 (1/6 + (1 - mu)/4)), v0 = |J|/m of the impulse delivered
-    (:func:`strike`); zero at or below mid-height."""
+    """Pitch rate (rad/s) a strike starts: forward (> 0) above the finger's grip over mid-height
+    (edges.strike_pitch_rate), back (< 0) below mid-height (edges.low_strike), of the impulse
+    delivered (:func:`strike`)."""
     return strike(flick, params, off_normal).pitch
 
 
