@@ -76,6 +76,20 @@ def low_strike(dv: float, b: float, mu_grip: float, params: PhysicsParams) -> tu
     return rate, c * rate
 
 
+def low_strike_start(rate: float, rise: float, params: PhysicsParams) -> tuple[float, float]:
+    """(pitch rate about the rear edge, rise it leaves the board with, or 0) of a die a blow turned
+    back at ``rate`` with its centre rising at ``rise`` (:func:`low_strike`).  Rising faster than
+    ``hop_min_speed`` it leaves at once, turning at most 2 vz / a: pitched about its rear edge, whose
+    foot then leaves with no speed into the board (the rounded edge is where the board holds it,
+    c Omega).  Slower, it stands on its rear edge with a pitch holding the blow's energy, 1/2 m (vz^2
+    + a^2 Omega^2 / 6) (the rear edge slides on under it: the full rate about a held edge would hold
+    more), and rocks back unless that is the tip energy."""
+    a = params.die_size
+    if rise > params.hop_min_speed:
+        return min(rate, 2.0 * rise / a), rise
+    return math.sqrt((rise * rise + a * a * rate * rate / 6.0) / (2.0 * a * a / 3.0)), 0.0
+
+
 def pitch_tumble_rate(params: PhysicsParams) -> float:
     """Pitch rate above which a struck die tumbles forward: its energy about the leading edge,
     1/2 (2/3 m a^2) w^2, exceeds the tip energy m g a (sqrt2 - 1)/2, so w^2 = 3 g (sqrt2 - 1) / (2 a)

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import flight, pitch, view
 from ..datatypes import ON_BOARD, DieRecord, IllegalAction
+from ..edges import low_strike_start
 from ..events import FLICK, Event
 from .laws import (
     STRENGTHS,
@@ -143,24 +144,13 @@ def start_pitch(
 ) -> tuple[float, float, float]:
     """(the way it tips in the die's frame (radians), pitch rate >= 0, rise (m/s) it leaves the
     board with, or 0) of a die turned ``angle`` that a strike gave the signed pitch ``rate`` and
-    ``rise`` (:func:`launch`).  Struck high it tips forward over its leading edge.  Struck low it
-    turns back: rising faster than ``hop_min_speed`` it leaves the board turning at most 2 vz / a
-    (pitched about its rear edge, whose foot then leaves with no speed into the board; the rounded
-    edge is where the board holds it: c Omega, c = a/2 - r); slower, it stands on its rear edge
-    with the pitch holding the strike's energy, 1/2 m (vz^2 + a^2 Omega^2 / 6) (the rear edge
-    slides on under it: a pitch of the full rate about a fixed edge would hold more)."""
+    ``rise`` (:func:`launch`).  Struck high it tips forward over its leading edge; struck low it
+    turns back and leaves the board, or stands on its rear edge (edges.low_strike_start)."""
     ahead = flick.direction - angle
     if rate >= 0.0:
         return ahead, rate, 0.0
-    back = -rate
-    if rise > p.hop_min_speed:
-        return ahead + math.pi, min(back, 2.0 * rise / p.die_size), rise
-    a2 = p.die_size * p.die_size
-    return (
-        ahead + math.pi,
-        math.sqrt((rise * rise + a2 * back * back / 6.0) / (2.0 * a2 / 3.0)),
-        0.0,
-    )
+    turn, vz = low_strike_start(-rate, rise, p)
+    return ahead + math.pi, turn, vz
 
 
 def apply_flick(w: WorldState, flick: Flick) -> None:
