@@ -34,8 +34,8 @@ from .limits import MAX_SHOT_SECONDS
 
 # Parameter ranges the grid searches (the physical range of each, docs/physics.md).
 TUMBLE_FITTABLE: dict[str, tuple[float, float]] = {
-    "mu_landing": (0.3, 1.2),
-    "hop_lift": (0.15, 0.85),
+    "mu_landing": (0.1, 1.2),
+    "hop_lift": (0.15, 1.0),
     "mu_pitch": (0.05, 0.8),
     "restitution_landing": (0.1, 0.6),
 }

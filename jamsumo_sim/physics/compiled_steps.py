@@ -326,14 +326,14 @@ def flight_params(w: WorldState) -> np.ndarray:
 
 
 @njit(inline="always", **_JIT)
-def _band_key(z, size, wall_top):
+def _band_key(z, size, wall_top, flat):
     """space.band_filter's arguments to _band as one number: equal keys, equal filters."""
     k = int(z * BANDS_PER_DIE / size)
     if k < 0:
         k = 0
     if k > N_BANDS - 1:
         k = N_BANDS - 1
-    return 4 * k + 2 * (z < size) + (z < wall_top)
+    return 4 * k + 2 * (z < size) + (flat < wall_top)
 
 
 @njit(inline="always", **_JIT)
@@ -422,7 +422,11 @@ def special_steps(
             # the band of the coming step (space.flight_base: halfway through it), set always
             # (flight._refilter sets it if it differs from the one set now: the collision
             # steps' bands, evolve._bands, may have changed it within the step)
-            tmp[j, 3] = _band_key(z1 + 0.5 * dt * vz1 - 0.125 * g * dt * dt, size, wall_top)
+            flat = z1 + 0.5 * dt * vz1 - 0.125 * g * dt * dt
+            base = flat
+            if kd == KIND_FLYING_PITCHED:  # (space.air_base: its lowest corner)
+                base = step_kernels.air_low(flat, phi, sp[i, S_RATE], 0.5 * dt, half_a)
+            tmp[j, 3] = _band_key(base, size, wall_top, flat)
             tmp[j, 0] = z1
             tmp[j, 1] = vz1
             tmp[j, 2] = phi
@@ -611,8 +615,11 @@ def run_steps(
         # those of this call or of the step it just began, the same for all its collision steps
         for i in range(floors.shape[0]):
             if kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
+                low = sp[i, S_Z]
+                if kind[i] == KIND_FLYING_PITCHED:  # (evolve._bands: its lowest corner)
+                    low = step_kernels.air_low(low, sp[i, S_PHI], sp[i, S_RATE], 0.0, half_a)
                 floors[i] = step_kernels.flight_floor(
-                    state, rows, i, sp[i, S_Z], land_tops, groups, half_a, slop
+                    state, rows, i, low, land_tops, groups, half_a, slop
                 )
         while k < n_sub:
             if stepped:
@@ -628,10 +635,15 @@ def run_steps(
                         tm = lead + (k - 0.5) * sub
                     for i in range(kind.shape[0]):
                         if kind[i] == KIND_FLYING or kind[i] == KIND_FLYING_PITCHED:
-                            base = sp[i, S_Z] + sp[i, S_VZ] * tm - 0.5 * g * tm * tm
+                            flat = sp[i, S_Z] + sp[i, S_VZ] * tm - 0.5 * g * tm * tm
+                            base = flat
+                            if kind[i] == KIND_FLYING_PITCHED:
+                                base = step_kernels.air_low(
+                                    flat, sp[i, S_PHI], sp[i, S_RATE], tm, half_a
+                                )
                             if base < floors[i]:
                                 base = floors[i]
-                            bits = _band_bits(_band_key(base, size, wall_top))
+                            bits = _band_bits(_band_key(base, size, wall_top, max(flat, base)))
                             _call_3(addr[A_SET_FILTER], shapes[i], 0, bits)
                 _call_ptr_double(f_step, space, lead if k == 0 and lead > 0.0 else sub)
             _store_i32(afnum, zero)

@@ -242,13 +242,18 @@ def _bands(w: WorldState, t: float) -> None:
     half, slop = w._half_size, p.collision_slop
     for i, d in enumerate(w._order):
         if d.airborne:  # (compiled_steps.KIND_FLYING*: a die in flight leans on none)
-            base = d.z + d.vz * t - 0.5 * g * t * t
+            flat = d.z + d.vz * t - 0.5 * g * t * t
+            base, low = flat, d.z
+            pt = d.pitch
+            if pt is not None:  # (its lowest corner: step_kernels.air_low)
+                base = step_kernels.air_low(flat, pt.phi, pt.rate, t, half)
+                low = step_kernels.air_low(low, pt.phi, pt.rate, 0.0, half)
             floor = step_kernels.flight_floor(
-                w._rbase, w._rows, i, d.z, w._land_tops, w._groups, half, slop
+                w._rbase, w._rows, i, low, w._land_tops, w._groups, half, slop
             )
             if base < floor:
                 base = floor
-            f = space.band_filter(base, p.die_size, w._wall_top)
+            f = space.band_filter(base, p.die_size, w._wall_top, max(flat, base))
             if d.shape.filter != f:
                 d.shape.filter = f
 

@@ -38,7 +38,7 @@ from . import _chipmunk, fastbody, step_kernels, view
 from .datatypes import ON_BOARD, DieRecord, Pitch
 from .events import HOP, LAND, PLATFORM, Event
 from .params import PhysicsParams
-from .space import band_filter, die_filter, flight_base
+from .space import air_base, band_filter, die_filter
 from .tumbles import tumble
 
 _get_filter = _chipmunk._lib.cpShapeGetFilter
@@ -69,17 +69,23 @@ def rise_rate(phi: float, rate: float, p: PhysicsParams) -> float:
 
 
 def edge_normal_force(phi: float, rate: float, p: PhysicsParams) -> float:
-    """The board's normal force per unit mass (m/s^2) on the edge a die pivots about: g + z''
-    with z = (a/2)(cos + sin) and phi'' from gravity (pitch.py): g (1 - 3/8 (cos - sin)^2) -
-    (a/2)(cos + sin) rate^2 [derived]; below zero the edge would have to be pulled down."""
+    """The leave test of a die turning at ``rate`` about its edge at ``phi`` (m/s^2): g - r_z rate^2,
+    r_z = (a/2)(cos + sin) the centre's height over the edge; below zero the edge leaves the board
+    of itself.  It is the free die's test: with no board under it the edge's height goes as
+    z'' = -g + r_z rate^2 at that instant (no torque from gravity about the centre).  The
+    pivoting die's own normal force, g (1 - 3/8 (cos - sin)^2) - r_z rate^2 (gravity's torque
+    about a held edge), is weaker: between the two a die left its edge, the edge sank back within
+    the step and it landed again, every step, more often the finer the step (7.1 / 9.3 / 23.6
+    landings per high break at refine 1 / 2 / 8; with this test 3.1 at every refine; model 0.15,
+    docs/physics.md "Hops and flight")."""
     c, s = math.cos(phi), math.sin(phi)
-    return p.gravity * (1.0 - 0.375 * (c - s) ** 2) - 0.5 * p.die_size * (c + s) * rate * rate
+    return p.gravity - 0.5 * p.die_size * (c + s) * rate * rate
 
 
 def lifts_off(phi: float, rate: float, p: PhysicsParams) -> bool:
     """True if a die turning forward at ``rate`` about its edge at ``phi`` leaves the board there:
-    its centre is rising and the edge's normal force would be negative (from flat: rate >
-    sqrt(5 g / 4a), 27.7 rad/s for 16 mm)."""
+    its centre is rising and :func:`edge_normal_force` is negative (from flat: rate >
+    sqrt(2 g / a), 35.0 rad/s for 16 mm)."""
     return rate > 0.0 and phi < 0.25 * math.pi and edge_normal_force(phi, rate, p) < 0.0
 
 
@@ -92,7 +98,7 @@ def lifts_at_once(phi: float, rate: float, p: PhysicsParams) -> float:
     if (
         rate > 0.0
         and phi < 0.25 * math.pi
-        and p.gravity * (1.0 - 0.375 * (c0 - s0) ** 2) - half_a * (c0 + s0) * rate * rate < 0.0
+        and p.gravity - half_a * (c0 + s0) * rate * rate < 0.0
         and p.hop_lift * (half_a * (c0 - s0) * rate) > p.hop_min_speed
     ):
         return p.hop_lift * (half_a * (c0 - s0) * rate)
@@ -395,24 +401,36 @@ def _pair_energy(s: DieRecord, t: DieRecord, m: float, inertia: float) -> float:
 def _no_energy_made(
     s: DieRecord, t: DieRecord, vz: float, e0: float, m: float, inertia: float
 ) -> float:
-    """The solver's spin and friction changes with the tilted impact's normal part could show a
-    little more energy than the pair had before the step's contacts (``e0``): give up the rise
-    first, then scale the pair's motion about its mean velocity (momentum kept), as
-    contacts.limit_contact_energy does.  Returns the rise kept."""
+    """The tilted impact's rise with the solver's spin and friction changes could show more
+    energy than the pair had before the step's contacts (``e0``): the pair's motion about its
+    mean velocity and the spins are scaled down (momentum kept, as
+    contacts.limit_contact_energy does), the rise kept; only if the rise alone is more than the
+    pair had over its mean motion does it give up the rest.  Returns the rise kept.
+
+    The rise is the impact law's (tilted_impact, checked against the 3D reference), the flat
+    motion's excess the planar solver's: its flat contact meets the block die's corner a few mm
+    off the line of centres and spins both dice up (~110 rad/s each in the high break's strike),
+    by an amount that moves with the collision step.  Paid out of the rise, that made the
+    striker's hop converge at first order (1.3409 / 1.3328 / 1.3287 / 1.3267 m/s at refine
+    1 / 2 / 4 / 8, 60 high breaks); paid out of the flat motion, it is 1.4326-1.4327 at every
+    refine.  Paid out of the spins alone, the struck die spun at the same rate at every refine
+    but the block around it moved at first order (a neighbour pushed 12 mm at the default step,
+    2.5 mm at refine 8, in half the breaks)."""
     flat = _pair_energy(s, t, m, inertia)
     if flat + 0.5 * m * vz * vz <= e0:
-        return vz
-    vz = math.sqrt(max(0.0, vz * vz - 2.0 * (flat + 0.5 * m * vz * vz - e0) / m))
-    if flat <= e0:
         return vz
     (ax, ay), (bx, by) = s.body.velocity, t.body.velocity
     cx, cy = 0.5 * (ax + bx), 0.5 * (ay + by)
     ke_cm = m * (cx * cx + cy * cy)
-    f = math.sqrt(max(e0 - ke_cm, 0.0) / (flat - ke_cm)) if flat > ke_cm else 0.0
+    room = e0 - 0.5 * m * vz * vz - ke_cm  # what the motion about the mean may keep
+    if room < 0.0:  # not even with none of it: the rise takes what is left
+        vz = math.sqrt(max(0.0, 2.0 * (e0 - ke_cm) / m))
+        room = 0.0
+    f = math.sqrt(room / (flat - ke_cm)) if flat > ke_cm else 0.0
     for d, (vx, vy) in ((s, (ax, ay)), (t, (bx, by))):
         d.body.velocity = (cx + f * (vx - cx), cy + f * (vy - cy))
         d.body.angular_velocity = f * d.body.angular_velocity
-    return 0.0
+    return vz
 
 
 def step_die(w: WorldState, d: DieRecord, x: float, y: float, i: int = -1) -> tuple[bool, float]:
@@ -511,8 +529,8 @@ def _back(top: float, low0: float, low1: float, dt: float) -> float:
 
 def _refilter(w: WorldState, d: DieRecord) -> bool:
     p = w.params
-    base = flight_base(d.z, d.vz, p.step, p.gravity)  # die_filter of an airborne die
-    f = band_filter(base, p.die_size, w._wall_top)
+    low, flat = air_base(d, p)
+    f = band_filter(low, p.die_size, w._wall_top, flat)  # die_filter of an airborne die
     shape = d.shape
     g = _get_filter(shape._shape)  # fastbody.filter_is, inline (once per step per die in flight)
     if g.categories != f.categories or g.mask != f.mask or g.group != f.group:
@@ -560,8 +578,12 @@ def _surface_under(
         c, s = math.cos(o_angle), math.sin(o_angle)
         if abs(c * dx + s * dy) <= half and abs(-s * dx + c * dy) <= half:
             best = (o_top, o.id, o, False)  # the centre is over its top: it lands on it
-        elif overlap_depth(d, o, half) > tol:
-            best = (o_top, o.id, o, True)  # comes down on its edge: it props against it
+        elif step_kernels.square_overlap(x, y, fastbody.angle(d.body), ox, oy, o_angle, half) > tol:
+            # comes down on its edge: it props against it (its footprint at (x, y), where it
+            # came down: at its body's, the step's end's, a die coming down at the default step
+            # was judged up to a step's slide on, and propped 0.86 die sizes from the die
+            # against 0.73 at refine 8 in the high breaks)
+            best = (o_top, o.id, o, True)
     return best
 
 
@@ -621,17 +643,25 @@ def _land(
             keep = max(0.0, v - p.mu_landing * (1.0 + e) * -vz) / v
             vx, vy = vx * keep, vy * keep
         vz_out, rate1 = -e * vz, 0.0
+        flies = vz_out > 0.0
     else:
         hx, hy = math.cos(pt.heading), math.sin(pt.heading)
         u = vx * hx + vy * hy
         rate1, u1, vz_out, vcz = edge_landing(phi, pt.rate, u, vz, e, p.mu_landing, p)
-        if vcz < p.hop_min_speed:
+        flies = vcz >= p.hop_min_speed and vz_out > 0.0  # it rebounds: flies on
+        if not flies:
             rate1, u1, vz_out, vcz = edge_landing(phi, pt.rate, u, vz, 0.0, p.mu_landing, p)
-            vz_out = 0.0
+            # left turning so fast about the edge that the board would have to pull it down,
+            # it leaves at once, the edge at rest and rising: a tumbling die bounces on, turn
+            # after turn, as the 3D reference's does (docs/physics.md "Hops and flight")
+            flies = edge_normal_force(phi, rate1, p) < 0.0
+            if not flies:
+                vz_out = 0.0
         rz = 0.5 * p.die_size * (math.cos(phi) + math.sin(phi))
-        # on the surface the body's velocity is the edge's slide (the pitch carries the rest)
-        slide = u1 if vz_out > 0.0 else u1 - rate1 * rz
-        if vz_out <= 0.0:
+        # in the air the body's velocity is the centre's; on the surface the edge's slide (the
+        # pitch carries the rest)
+        slide = u1 if flies else u1 - rate1 * rz
+        if not flies:
             # the pitch's bookkeeping (slide, turn about the edge) must not show more energy
             # than the flight had (a slipping edge's cross term): scale it back
             a2 = p.die_size * p.die_size
@@ -649,7 +679,7 @@ def _land(
         w._moved.add(d)  # its batch row is stale (view.read)
     w._current = False
     view.mark(w, d)
-    if vz_out > 0.0:  # rebounds: flies on, for the rest of the step
+    if flies:  # rebounds: flies on, for the rest of the step
         d.z, d.vz = step_kernels.flown(zc, vz_out, back, p.gravity)
         if pt is not None:
             phi_on = step_kernels.turned_in_air(phi, rate1, back)

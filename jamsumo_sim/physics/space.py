@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pymunk
 
-from . import _chipmunk
+from . import _chipmunk, step_kernels
 from .datatypes import ON_BOARD, DieRecord
 from .params import PhysicsParams
 
@@ -39,10 +39,15 @@ N_BANDS = 28
 BAND_SHIFT = 2
 
 
-def band_filter(base: float, size: float, wall_top: float) -> pymunk.ShapeFilter:
-    """The filter of a die off the surface whose base is ``base`` m above the board."""
+def band_filter(
+    base: float, size: float, wall_top: float, flat: float | None = None
+) -> pymunk.ShapeFilter:
+    """The filter of a die off the surface whose base is ``base`` m above the board.  ``flat``: a
+    pitched die's base were it flat, when ``base`` is its lowest corner (step_kernels.air_low):
+    the walls take that, as the lone-die model does (a die tipped over a platform's top reached
+    below its rim by its corner and met the platform's walls from above)."""
     k = min(max(int(base * BANDS_PER_DIE / size), 0), N_BANDS - 1)
-    return _band(k, base < size, base < wall_top)
+    return _band(k, base < size, (base if flat is None else flat) < wall_top)
 
 
 def flight_base(z: float, vz: float, dt: float, g: float) -> float:
@@ -83,13 +88,23 @@ def die_body(
     return body, shape
 
 
+def air_base(d: DieRecord, p: PhysicsParams) -> tuple[float, float]:
+    """(:func:`flight_base` of die ``d`` in flight at its lowest corner if it is pitched, at its
+    flat base): :func:`band_filter`'s ``base`` and ``flat``."""
+    pt = d.pitch
+    base = flight_base(d.z, d.vz, p.step, p.gravity)
+    if pt is None:
+        return base, base
+    return step_kernels.air_low(base, pt.phi, pt.rate, 0.5 * p.step, 0.5 * p.die_size), base
+
+
 def die_filter(w: WorldState, d: DieRecord) -> pymunk.ShapeFilter:
     """Dice on a platform or straddling its edge pass over the walls; dice off the surface
     (airborne, on a die) collide by height band (:func:`band_filter`)."""
     p = w.params
     if d.airborne:
-        base = flight_base(d.z, d.vz, p.step, p.gravity)
-        return band_filter(base, p.die_size, w._wall_top)
+        low, flat = air_base(d, p)
+        return band_filter(low, p.die_size, w._wall_top, flat)
     if d.on_die is not None:
         return band_filter(d.z, p.die_size, w._wall_top)
     return FILTER_HIGH if (d.level or d.straddle) else FILTER_LOW

@@ -825,6 +825,41 @@ PITCH_PYTHON = 2  # a landing or a lift-off (events, jumps, sweeps): physics/pit
 
 
 @njit(**_JIT)
+def dish_height(x, y, prm):
+    """Surface.height at (x, y) from the kick's parameters (m, <= 0; the tilt not included):
+    -depth u^3, u = (R_d^2 - min(r^2, R_d^2)) / (R_d^2 - r_hole^2), depth = c_slope span / 6."""
+    inv_span = prm[_P_INV_SPAN]
+    if prm[_P_C_SLOPE] == 0.0 or inv_span == 0.0:
+        return 0.0
+    r2 = x * x + y * y
+    rd2 = prm[_P_R_DISH2]
+    u = (rd2 - min(r2, rd2)) * inv_span
+    return -prm[_P_C_SLOPE] / (6.0 * inv_span) * u * u * u
+
+
+@njit(**_JIT)
+def climb_paid(x, y, x1, y1, vx, vy, rate, prm, i_edge_per_mass):
+    """(vx, vy, rate) once a quarter turn's jump from (x, y) to (x1, y1) has paid the dish's rise
+    between them, g dh per unit mass, out of the slide and then the pitch (``i_edge_per_mass``:
+    I_edge / m), or been paid by its fall (into the slide, along it; at rest in the plane the fall
+    has no direction to go).  pitch._land and the lone-die kernel's quarter turn both call it."""
+    dh = dish_height(x1, y1, prm) - dish_height(x, y, prm)
+    if dh == 0.0:
+        return vx, vy, rate
+    v2 = vx * vx + vy * vy
+    left = v2 - 2.0 * prm[_P_G] * dh
+    if v2 > 0.0 and left >= 0.0:
+        k = math.sqrt(left / v2)
+        return vx * k, vy * k, rate
+    if dh < 0.0:
+        return vx, vy, rate
+    # the slide cannot pay: the rest out of the pitch (to rest: what is left is lost)
+    e_rate = 0.5 * i_edge_per_mass * rate * rate - 0.5 * -left
+    r1 = math.sqrt(2.0 * e_rate / i_edge_per_mass) if e_rate > 0.0 else 0.0
+    return 0.0, 0.0, math.copysign(r1, rate)
+
+
+@njit(**_JIT)
 def face_landing(rate, u, mu, a):
     """(rate', u') after a pitched die's new face lands (physics/pitch.landing states the law):
     a plastic impact at the new edge with Coulomb friction ``mu``, never gaining energy.  The
@@ -1009,8 +1044,7 @@ def pitch_step(st: np.ndarray, q: np.ndarray) -> int:
     for _ in range(n):
         # the lift-off test at each substep's start (pitch.step_die)
         if rate > 0.0 and phi < eighth:
-            d = c0 - s0
-            force = g * (1.0 - 0.375 * (d * d)) - half_a * (c0 + s0) * rate * rate
+            force = g - half_a * (c0 + s0) * rate * rate
             if force < _LIFT_MARGIN and hop_lift * (half_a * (c0 - s0) * rate) > hop_min:
                 return PITCH_PYTHON  # lifts off (or too close to tell): Python decides
         v = py_hypot(vx, vy)
@@ -1118,6 +1152,17 @@ def square_overlap(ax, ay, a_angle, bx, by, b_angle, half):
         reach += half * (abs(nx * cb + ny * sb) + abs(-nx * sb + ny * cb))
         depth = min(depth, reach - abs(nx * dx + ny * dy))
     return depth
+
+
+@njit(**_JIT)
+def air_low(z, phi, rate, t, half_a):
+    """The lowest point (m) of a die in flight ``t`` s on from height ``z`` (its base were it
+    flat) pitched at ``phi`` turning at ``rate``: a corner (a/2)(cos + sin - 1) below that base
+    (up to 3.3 mm at pi/4).  The dice's height bands take it: a striker tipped 1.1 rad over the
+    block reaches 2.8 mm below its flat base, and met the next die's top solidly, not in a
+    graze that only a fine step caught (docs/physics.md "Hops and flight")."""
+    q = (phi + rate * t) % QUARTER_TURN
+    return z - half_a * (math.cos(q) + math.sin(q) - 1.0)
 
 
 @njit(**_JIT)

@@ -167,8 +167,7 @@ def _lift_off(phi, rate, q):
     s = math.sin(phi)
     if not q[_Q_HOP_LIFT] * (half_a * (c - s) * rate) > q[_Q_HOP_MIN]:
         return _STAYS
-    d = c - s
-    force = q[_Q_G] * (1.0 - 0.375 * (d * d)) - half_a * (c + s) * rate * rate
+    force = q[_Q_G] - half_a * (c + s) * rate * rate
     if force < -LIFT_MARGIN:
         return _LIFTS
     if force < LIFT_MARGIN:
@@ -258,7 +257,7 @@ _PITCH_DONE, _LIFTED = 1, 2
 
 
 @njit(**_JIT)
-def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol, span):
+def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol, span, prm, on_top):
     """pitch.step_die's Python loop over one model step (after its collision steps) from the
     body's pose and velocities, for the steps step_kernels.pitch_step leaves to it: quarter turns
     (their jump and landing) and lift-offs.  Returns (answer, x, y, vx, vy, spin) with ``pit``
@@ -267,7 +266,9 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol,
     must take this step (``pit`` and ``log`` then partly updated: the caller restores them):
     a quarter turn whose jump meets a platform wall (tumbles.sweep's ``tol``: pitch._land stops
     it there, strikes the wall, may fall back) is the World's.  ``span``: 0 for the whole step,
-    else the last ``span`` seconds of it (pitch.step_die's, after a landing on an edge)."""
+    else the last ``span`` seconds of it (pitch.step_die's, after a landing on an edge).
+    ``prm``: the kick's parameters (the dish under a jump, step_kernels.climb_paid); ``on_top``:
+    on a platform's top (the World's ``level``: no dish there)."""
     phi = pit[PHI]
     rate = pit[RATE]
     side = int(pit[SIDE])
@@ -331,8 +332,15 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol,
             u = vx * cx + vy * cy
             rate, u1 = step_kernels.face_landing(land_rate, u, q[_Q_MU_LANDING], q[_Q_A])
             vx1, vy1 = vx + (u1 - u) * cx, vy + (u1 - u) * cy
-            # the jump (nothing in the way: checked before), then the new velocity's rest of step
-            x, y = x + 1.0 * mx + (vx1 - vx) * back, y + 1.0 * my + (vy1 - vy) * back
+            # the jump (nothing in the way: checked before), then the new velocity's rest of step;
+            # on the board it pays the dish's rise (pitch._climb_paid)
+            x1, y1 = x + 1.0 * mx + (vx1 - vx) * back, y + 1.0 * my + (vy1 - vy) * back
+            if not on_top:
+                vx1, vy1, rate = step_kernels.climb_paid(
+                    x, y, x1, y1, vx1, vy1, rate, prm, q[_Q_I_EDGE] / q[_Q_MASS]
+                )
+                x1, y1 = x + 1.0 * mx + (vx1 - vx) * back, y + 1.0 * my + (vy1 - vy) * back
+            x, y = x1, y1
             vx, vy = vx1, vy1
             phi = 0.0
             side = _round_half_even((heading - at) / QUARTER) % 4
@@ -390,16 +398,23 @@ def _land(phi, top, z1, vz1, vx, vy, pitched, pit, q):
             keep = (t if t > 0.0 else 0.0) / v
             vx, vy = vx * keep, vy * keep
         vz_out, rate1 = -e * vz, 0.0
+        flies = vz_out > 0.0
     else:
         hx, hy = math.cos(pit[HEADING]), math.sin(pit[HEADING])
         u = vx * hx + vy * hy
         rate1, u1, vz_out, vcz = step_kernels.edge_landing(phi, rate, u, vz, e, mu, a)
-        if vcz < hop_min:
+        flies = vcz >= hop_min and vz_out > 0.0
+        if not flies:
             rate1, u1, vz_out, vcz = step_kernels.edge_landing(phi, rate, u, vz, 0.0, mu, a)
-            vz_out = 0.0
+            # flight.edge_normal_force(phi, rate1) < 0: it leaves at once
+            c, s = math.cos(phi), math.sin(phi)
+            g = q[_Q_G]
+            flies = 0.5 * a * (c + s) * rate1 * rate1 > g
+            if not flies:
+                vz_out = 0.0
         rz = 0.5 * a * (math.cos(phi) + math.sin(phi))
-        slide = u1 if vz_out > 0.0 else u1 - rate1 * rz
-        if vz_out <= 0.0:
+        slide = u1 if flies else u1 - rate1 * rz
+        if not flies:
             a2 = a * a
             e_in = 0.5 * (u * u + vz * vz) + a2 * rate * rate / 12.0
             e_out = 0.5 * slide * slide + a2 * rate1 * rate1 / 3.0
@@ -407,7 +422,7 @@ def _land(phi, top, z1, vz1, vx, vy, pitched, pit, q):
                 f = math.sqrt(e_in / e_out)
                 slide, rate1 = slide * f, rate1 * f
         vx, vy = vx + (slide - u) * hx, vy + (slide - u) * hy
-    return vz_out > 0.0, vx, vy, vz_out, rate1
+    return flies, vx, vy, vz_out, rate1
 
 
 # _flight_step's answers
@@ -762,7 +777,7 @@ def run_lone(
                 base = tops[where[0], 4] if where[0] >= 0 else 0.0
                 ans, jx, jy, nvx, nvy, nw = _pitch_step(
                     jx, jy, a, nvx, nvy, w, pit, q, where[0] >= 0, log, base, air, walls, touch,
-                    back,
+                    back, prm, where[0] >= 0,
                 )  # fmt: skip
                 if (
                     ans >= 0
@@ -799,7 +814,23 @@ def run_lone(
             else:
                 base = tops[where[0], 4] if where[0] >= 0 else 0.0  # flight.base_height
                 ans, jx, jy, nvx, nvy, nw = _pitch_step(
-                    x, y, a, vx, vy, w, pit, q, high, log, base, air, walls, touch, 0.0
+                    x,
+                    y,
+                    a,
+                    vx,
+                    vy,
+                    w,
+                    pit,
+                    q,
+                    high,
+                    log,
+                    base,
+                    air,
+                    walls,
+                    touch,
+                    0.0,
+                    prm,
+                    where[0] >= 0,
                 )
                 if ans < 0:
                     log[0] = log0

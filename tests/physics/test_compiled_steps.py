@@ -266,6 +266,11 @@ def test_band_filters_from_the_compiled_steps_are_the_spaces():
                 assert bits == f.categories | (f.mask << 32)
     size, top = 0.016, 0.02
     for z in np.linspace(-0.01, 0.5, 2001):
-        key = compiled_steps._band_key(float(z), size, top)
+        key = compiled_steps._band_key(float(z), size, top, float(z))
         f = space.band_filter(float(z), size, top)
         assert compiled_steps._band_bits(key) == f.categories | (f.mask << 32)
+        # a pitched die: its lowest corner for the dice, its flat base for the walls (model 0.15)
+        for lift in (0.001, 0.0033):
+            key = compiled_steps._band_key(float(z) - lift, size, top, float(z))
+            f = space.band_filter(float(z) - lift, size, top, float(z))
+            assert compiled_steps._band_bits(key) == f.categories | (f.mask << 32)

@@ -61,8 +61,9 @@ def test_hole_skim_crosses_the_hole() -> None:
 
 
 def test_high_flick_tumbles() -> None:
-    """2.4 m/s at 0.9 of the face: 77 rad/s, three quarter turns (model 0.13's grip: model 0.12's
-    1.2 m/s there gives 38.6 rad/s, a hop of under a step whose landing leaves a quarter of it)."""
+    """1.2 m/s at 0.9 of the face: it hops, lands on an edge and bounces on, two quarter turns,
+    and rests 32 cm on (model 0.15: a tumbling die's landings keep its slide, as the 3D
+    reference's; model 0.14's 2.4 m/s now runs off the board's edge)."""
     _, out = run_example("high-flick")
     assert out["rested"] is True
     (die,) = out["dice"]

@@ -283,8 +283,11 @@ def test_a_pitched_die_tumbles_above_the_tip_rate_only(
 
     Tipped up from flat at rate w about its edge it goes over iff (1/2) I_edge w^2 exceeds the
     tip energy: w_tip = sqrt(3 g (sqrt2 - 1)/(2 a)) = 19.52 rad/s at 16 mm.  1 % below rocks back
-    onto face 1 where it was; 1 % above turns once, its centre one width on."""
+    onto face 1 where it was; 1 % above turns once, its centre one width on.  (With a landing
+    that holds, mu_landing >= 0.6: the board file's 0.25 slips and slides it on a little,
+    test_pitch_tumbles.test_just_above_the_tip_energy_tumbles_once.)"""
     monkeypatch.setattr(evolve, "COMPILED", compiled)
+    params = params.with_overrides({"mu_landing": 0.8})
     g = params.gravity
     w_tip = math.sqrt(3.0 * g * (SQRT2 - 1.0) / (2.0 * A))
     assert w_tip == pytest.approx(19.517, abs=1e-3)
@@ -349,14 +352,14 @@ def test_a_hop_keeps_hop_lift_of_the_turn_and_of_the_rise(
     down); docs/physics.md "Hops and flight" (it keeps hop_lift of its turn and of its centre's
     rise).
 
-    Tipped up from flat at rate0 (above sqrt(5 g / 4a) = 27.7 rad/s the edge's normal force is
-    negative at once), it turns about its edge keeping its energy: (1/2) I_edge w^2 + m g lift =
+    Tipped up from flat at rate0 (above sqrt(2 g / a) = 35.0 rad/s the edge would have to be
+    pulled down at once: model 0.15's leave test, the free die's), it turns about its edge keeping its energy: (1/2) I_edge w^2 + m g lift =
     (1/2) I_edge rate0^2, lift = (a/2)(cos + sin - 1), I_edge = 2/3 m a^2; it leaves at the pitch
     phi it has reached, turning at hop_lift w and rising at hop_lift (a/2)(cos - sin) w (the
     centre's vertical speed about the edge)."""
     monkeypatch.setattr(evolve, "COMPILED", compiled)
     p = params
-    assert math.sqrt(5 * p.gravity / (4 * A)) < rate0
+    assert math.sqrt(2 * p.gravity / A) < rate0
     w = World(flat_board, p)
     w.add_die("a", 0.0, 0.0, face=1)
     d = w._dice["a"]

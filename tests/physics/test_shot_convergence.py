@@ -56,6 +56,7 @@ def test_the_default_against_the_reference_shot_by_shot(family: str) -> None:
 
 
 HAND = 1e-4  # m: a hand's placement (the breaks' jitter, convergence.POSITION_JITTER)
+N_HITS = 400  # hits for the hand's bar (its docstring)
 
 
 @pytest.mark.slow
@@ -64,11 +65,17 @@ def test_hits_are_within_a_hands_move_of_the_reference() -> None:
     itself with the target moved 0.1 mm before the flick, and the share of the issue's bar.
     Model 0.12, N = 200: the default 98.8 %, 3.36 mm, 29.3 deg; the moved reference 97.5 %, 4.92
     mm, 38.8 deg.  The moved reference misses the issue's 5 deg by far: a hit's rest angle is
-    chaotic at a hand's scale (module docstring)."""
+    chaotic at a hand's scale (module docstring).
+
+    N_HITS = 400 hits (800 dice): at 200 one die is a quarter of a per cent, and model 0.14 stood at
+    exactly 98.0 % (392 of 400 dice), so the bar was decided by one die's luck at the hole's edge.
+    Model 0.15 at 200: 97.75 % (hit 159: a die sliding on after a quarter turn skims the hole at
+    the default step and drops in at refine 4, its path 0.9 mm apart from a 3 % spin difference of
+    the planar solver's, on main too); at 400: 98.6 % (model 0.14: 98.75 %)."""
     board = load_board("standard")
     base = PhysicsParams.from_board(board)
-    default = sc.compare(sc.run_pairs("hit", board, base, range(N)))
-    floor = sc.compare(sc.run_moved_pairs("hit", board, base, range(N), 4, HAND))
+    default = sc.compare(sc.run_pairs("hit", board, base, range(N_HITS)))
+    floor = sc.compare(sc.run_moved_pairs("hit", board, base, range(N_HITS), 4, HAND))
     assert floor.p90_angle > math.radians(5.0), floor.table()
     assert default.agree >= 0.98, default.table()
     assert default.p90_position <= floor.p90_position, (default.table(), floor.table())

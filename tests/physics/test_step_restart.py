@@ -140,7 +140,7 @@ def test_the_rest_of_the_step_after_a_landing_converges_in_a_high_strike(standar
     """A high strike that lifts the die off its edge at once (hop_lift halves the turn: it comes
     straight back down): its spin 10 ms on is the same at refine 1, 4 and 16 (before model 0.12:
     200.47 rad/s stayed untouched for a whole step at refine 1, 0.43 rad/s above refine 16).
-    Struck at 0.97 of the face it pitches at 47.6 rad/s, above the 27.7 that lifts it, as 0.76
+    Struck at 0.97 of the face it pitches at 47.6 rad/s, above the 35.0 that lifts it, as 0.76
     did before model 0.13's grip (47.0; now 3.5 rad/s there, no hop); it spins at 149 rad/s."""
     from jamsumo_sim.physics.flick import Flick
 
