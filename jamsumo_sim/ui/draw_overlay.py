@@ -102,7 +102,11 @@ def draw_aim(
     gap = size_px * 0.9 + 16 + label.get_width() / 2 * abs(ux / norm)
     ax, ay = c[0] - ux / norm * gap, c[1] - uy / norm * (size_px * 0.9 + 14)
     rect = label.get_rect(center=(round(ax), round(ay)))
-    screen.blit(label, rect.clamp(screen.get_rect()))
+    # kept over the board: beside it, at a corner die, it ran over the strike-height gauge
+    corners = [view.to_screen(sx * board_half, sy * board_half) for sx in (-1, 1) for sy in (-1, 1)]
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    board = pygame.Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+    screen.blit(label, rect.clamp(board.clip(screen.get_rect()) or screen.get_rect()))
 
 
 def draw_offer(screen: pygame.Surface, area: pygame.Rect, theme: Theme, text: str) -> None:

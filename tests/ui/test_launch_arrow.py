@@ -65,6 +65,18 @@ def test_a_persons_arrow_follows_the_launch_not_the_finger():
     assert colour_near(app, on_launch, aim_colour)
     assert not colour_near(app, on_push, aim_colour, reach=1)
     assert app.aim_problem is None
+    # the speed-and-slip label ("finger slips: -23°") stays over the board: behind a corner die it
+    # ran off the board's edge and over the strike-height gauge
+    half = session.world().board.half
+    corners = [view.to_screen(sx * half, sy * half) for sx in (-1, 1) for sy in (-1, 1)]
+    left = min(c[0] for c in corners)
+    outside = [
+        (x, y)
+        for x in range(0, int(left) - 1)
+        for y in range(app.screen.get_height())
+        if tuple(app.screen.get_at((x, y)))[:3] == aim_colour
+    ]
+    assert not outside, outside[:5]
 
 
 def test_a_bots_die_from_the_tray_shows_its_aim_on_its_zone_before_it_moves():
