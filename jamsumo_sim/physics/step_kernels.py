@@ -824,6 +824,14 @@ PITCH_FLAT = 1  # rocked back flat within the step
 PITCH_PYTHON = 2  # a landing or a lift-off (events, jumps, sweeps): physics/pitch.py takes the step
 
 
+@njit(inline="always", **_JIT)
+def edge_leave_force(c, s, rate, g, half_a):
+    """The leave test of a die turning at ``rate`` about its edge at a pitch of cosine ``c`` and
+    sine ``s`` (m/s^2): g - r_z rate^2, r_z = half_a (c + s); below zero its edge rises of itself
+    (flight.edge_normal_force states the law; the pitch kernel and the lone-die kernel call this)."""
+    return g - half_a * (c + s) * rate * rate
+
+
 @njit(**_JIT)
 def dish_height(x, y, prm):
     """Surface.height at (x, y) from the kick's parameters (m, <= 0; the tilt not included):
@@ -1044,7 +1052,7 @@ def pitch_step(st: np.ndarray, q: np.ndarray) -> int:
     for _ in range(n):
         # the lift-off test at each substep's start (pitch.step_die)
         if rate > 0.0 and phi < eighth:
-            force = g - half_a * (c0 + s0) * rate * rate
+            force = edge_leave_force(c0, s0, rate, g, half_a)
             if force < _LIFT_MARGIN and hop_lift * (half_a * (c0 - s0) * rate) > hop_min:
                 return PITCH_PYTHON  # lifts off (or too close to tell): Python decides
         v = py_hypot(vx, vy)

@@ -167,7 +167,7 @@ def _lift_off(phi, rate, q):
     s = math.sin(phi)
     if not q[_Q_HOP_LIFT] * (half_a * (c - s) * rate) > q[_Q_HOP_MIN]:
         return _STAYS
-    force = q[_Q_G] - half_a * (c + s) * rate * rate
+    force = step_kernels.edge_leave_force(c, s, rate, q[_Q_G], half_a)
     if force < -LIFT_MARGIN:
         return _LIFTS
     if force < LIFT_MARGIN:
@@ -408,8 +408,7 @@ def _land(phi, top, z1, vz1, vx, vy, pitched, pit, q):
             rate1, u1, vz_out, vcz = step_kernels.edge_landing(phi, rate, u, vz, 0.0, mu, a)
             # flight.edge_normal_force(phi, rate1) < 0: it leaves at once
             c, s = math.cos(phi), math.sin(phi)
-            g = q[_Q_G]
-            flies = 0.5 * a * (c + s) * rate1 * rate1 > g
+            flies = step_kernels.edge_leave_force(c, s, rate1, q[_Q_G], 0.5 * a) < 0.0
             if not flies:
                 vz_out = 0.0
         rz = 0.5 * a * (math.cos(phi) + math.sin(phi))
