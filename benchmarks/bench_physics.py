@@ -2,8 +2,8 @@
 with the full model vs a bare pymunk Space with the same 24 bodies stepped at a fixed 1 ms for the
 same simulated time; (2) the breaks' real-time factor.  A block runs K breaks with different
 jitter of the cluster (a break is chaotic: one layout alone makes the figures a matter of luck).
-Breaks with a centred flick and with a hard-spin one (offset 0.5, which the finger pad bounds to
-0.3125: ~470 rad/s at 4 m/s), where the swept collision steps (physics.evolve) add steps; "fixed
+Breaks with a centred flick and with a hard-spin one (offset 0.5: the pad pushes 0.125 off-centre
+and grips the face, ~75 rad/s at 4 m/s; model 0.15's pad pushed at 0.3125, ~470 rad/s), where the swept collision steps (physics.evolve) add steps; "fixed
 steps" rows run the default with model 0.3's fixed ``collision_substeps``, "reference" rows the
 accuracy tests' fine-step reference, for comparison.
 
@@ -48,7 +48,8 @@ BARE_STEP = 0.001  # s: the bare Space's fixed step (the issue's reference cost)
 
 
 def hard_flick(params, offset: float = 0.0) -> Flick:
-    # 4 m/s, slightly off the block's axis; offset 0.5: the most spin a flick gives (the pad bounds it)
+    # 4 m/s, slightly off the block's axis; offset 0.5: the most spin a flick gives (the pad's lever
+    # 0.125, gripped: flick.grip_parts)
     return Flick("striker", 0.03, 4.0 * params.die_mass, offset)
 
 
@@ -171,7 +172,7 @@ def main(argv=None) -> int:
         f"  (bare = a plain pymunk Space with the same 24 bodies stepped at a fixed {BARE_STEP:g} s"
     )
     print("   for the same simulated time from the same launch; no friction, hole, edge or events;")
-    print("   spin = the striker flicked at offset 0.5 (the pad bounds it): the hardest spin;")
+    print("   spin = the striker flicked at offset 0.5 (the pad's lever, gripped): most spin;")
     print("   fixed steps = model 0.3's fixed collision_substeps per step, for comparison;")
     print("   reference = the accuracy tests' fine-step reference, for comparison)")
     return 0

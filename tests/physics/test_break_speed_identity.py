@@ -57,8 +57,9 @@ def _reread_instead(w: World) -> None:
 # struck high (model 0.13: the nail pitches a die only above 0.744 of the face; a mid-height break
 # pitches few dice now that dice grip each other), centred and with spin.  Centred at 0.8: at 0.9
 # the striker leaves the board at the strike and bounces on over its landings (model 0.15: a die
-# left turning fast about its landing edge flies on), so no step of it is a pitched one
-@pytest.mark.parametrize(("offset", "height"), [(0.0, 0.8), (0.5, 0.85)])
+# left turning fast about its landing edge flies on), so no step of it is a pitched one.  With spin
+# at 0.8: at 0.85 the striker's pad grips it (model 0.16) and it pitches no step on the board
+@pytest.mark.parametrize(("offset", "height"), [(0.0, 0.8), (0.5, 0.8)])
 def test_breaks_end_bit_for_bit_as_with_a_read_after_every_pitched_step(
     standard_board, params, monkeypatch, offset, height
 ):
@@ -94,7 +95,7 @@ def test_patched_rows_equal_a_fresh_read(standard_board, params, monkeypatch):
             checked[0] += 1
 
     monkeypatch.setattr(view, "patch_rows", checked_patch)
-    for seed, offset in ((2, 0.0), (5, 0.5)):  # breaks with dice pitched on the board
+    for seed, offset in ((2, 0.0), (4, 0.5)):  # breaks with dice pitched on the board
         _break(standard_board, params, seed, offset).run_until_rest(10.0)
     assert checked[0] > 10
 

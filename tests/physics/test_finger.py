@@ -1,5 +1,5 @@
 """The finger as oracles (issue 16 s3, physics.md s8.3): the friction cone, the effective mass at
-the struck point for a finger speed, and the pad width bounding the lever."""
+the struck point for a finger speed, and the pad's contact setting the lever."""
 
 from __future__ import annotations
 
@@ -10,7 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jamsumo_sim.errors import UserError
-from jamsumo_sim.physics.flick import Flick, effective_mass, finger_impulse, max_lever
+from jamsumo_sim.physics.flick import (
+    Flick,
+    effective_mass,
+    finger_impulse,
+    grip_share,
+    lever,
+    max_lever,
+)
 from jamsumo_sim.rules.flick_actions import flick_action, read_flick
 from jamsumo_sim.turnloop import Action
 from jamsumo_sim.world import World
@@ -71,14 +78,17 @@ def test_cone_holds_on_a_turned_die_both_ways(flat_board, params):
 
 
 def test_straight_push_unchanged(flat_board, params):
-    """A push along the face normal: v = J/m along it; centred no spin; off-centre the spin
-    omega = 6 v o / a (o within the pad's lever)."""
+    """A push along the face normal: v = J/m along it; with the pad over the centre no spin;
+    beyond, the spin omega = 0.4 x 6 v o' / a at the lever o' (the pad's grip: 0.4)."""
     vx, vy, w = _strike(flat_board, params, Flick("a", 0.0, J))
     assert (vx, vy) == (J / params.die_mass, 0.0)
     assert w == pytest.approx(0.0, abs=1e-9)  # cos(pi/2) of the face's normal: ~1e-14 rad/s
     vx, vy, w = _strike(flat_board, params, Flick("a", 0.0, J, offset=0.2))
     assert vx == J / params.die_mass and vy == 0.0
-    assert w == pytest.approx(-6 * vx * 0.2 / params.die_size, rel=1e-12)
+    assert w == pytest.approx(0.0, abs=1e-9)
+    vx, vy, w = _strike(flat_board, params, Flick("a", 0.0, J, offset=0.45))
+    assert vx == pytest.approx(J / params.die_mass, rel=1e-12)
+    assert w == pytest.approx(-0.4 * 6 * vx * 0.075 / params.die_size, rel=1e-9)
 
 
 def test_44_degree_push_no_longer_gains_energy_or_range(flat_board, params):
@@ -101,18 +111,22 @@ def test_44_degree_push_no_longer_gains_energy_or_range(flat_board, params):
 # --- finger speed: the effective mass at the struck point ----------------------------------------
 
 
-@pytest.mark.parametrize("offset", [0.0, 0.1, -0.2, 0.3])
+@pytest.mark.parametrize("offset", [0.0, 0.1, -0.2, 0.3, 0.45, -0.5])
 def test_launch_speed_follows_the_effective_mass(flat_board, params, offset):
-    """A finger at V_f gives J = (1 + e_f) m / (1 + 6 o^2) V_f: the die leaves at J/m, spinning
-    at omega = 6 (J/m) o / a; the same finger speed launches slower off-centre."""
+    """A finger at V_f gives J = (1 + e_f) m / (1 + 2.4 o'^2) V_f at the lever o' (the pad's grip
+    holds the face: 1 + 6 o'^2 without it): the die leaves at J/m along the push, spinning at
+    omega = 0.4 x 6 (J/m) o' / a and aside at -1.2 o' J/m; the same finger speed launches slower
+    off-centre (from o' > 0: offsets beyond the pad's half width)."""
     vf = 1.5
     e = params.finger_restitution
+    o = lever(Flick("a", 0.0, offset=offset, finger_speed=vf), params)
     vx, vy, w = _strike(flat_board, params, Flick("a", 0.0, offset=offset, finger_speed=vf))
-    v = (1 + e) * vf / (1 + 6 * offset * offset)
-    assert vx == pytest.approx(v, rel=1e-12) and vy == 0.0
-    assert w == pytest.approx(-6 * v * offset / params.die_size, rel=1e-12)
+    v = (1 + e) * vf / (1 + 2.4 * o * o)
+    assert vx == pytest.approx(v, rel=1e-12)
+    assert vy == pytest.approx(-1.2 * o * v, abs=1e-12)
+    assert w == pytest.approx(-0.4 * 6 * v * o / params.die_size, rel=1e-9, abs=1e-9)
     centred = _strike(flat_board, params, Flick("a", 0.0, finger_speed=vf))[0]
-    assert vx <= centred and (offset == 0.0 or vx < centred)
+    assert vx <= centred and (o == 0.0 or vx < centred)
 
 
 def test_finger_speed_obeys_the_cone_and_the_cap(flat_board, params):
@@ -127,30 +141,78 @@ def test_finger_speed_obeys_the_cone_and_the_cap(flat_board, params):
     world.add_die("a", 0.0, 0.0, face=4)
     too_fast = params.max_launch_speed / (1 + params.finger_restitution) * 1.01
     assert "cap" in world.check_flick(Flick("a", 0.0, finger_speed=too_fast))
-    assert world.check_flick(Flick("a", 0.0, offset=0.3, finger_speed=too_fast)) is None
+    assert world.check_flick(Flick("a", 0.0, offset=0.5, finger_speed=too_fast)) is None
 
 
 # --- the pad bounds the lever --------------------------------------------------------------------
 
 
 def test_pad_width_bounds_the_lever(flat_board, params):
-    """Half the pad still pushes when its centre is at the face's edge: the lever is at most
-    a/2 - w/4 (5 mm on a 16 mm face with a 12 mm pad), so offsets beyond spin no harder."""
+    """A flat pad pushes through the point of its contact nearest the face's centre: a pad whose
+    contact covers the centre does not turn the die (12 mm pad on a 16 mm face: offsets up to
+    w/2a = 0.375); beyond, the lever is the offset less w/2a, at most a/2 - w/2 (2 mm) with the
+    pad's centre at the face's edge.  A point finger pushes near the offset."""
+    half = params.finger_pad_width / (2 * params.die_size)
+    assert half == pytest.approx(0.375)
     bound = max_lever(params)
-    assert bound == pytest.approx(0.5 - params.finger_pad_width / (4 * params.die_size))
-    assert bound == pytest.approx(0.3125)
-    spins = [
-        _strike(flat_board, params, Flick("a", 0.0, J, offset=o))[2] for o in (bound, 0.4, 0.5)
-    ]
-    assert spins[0] == spins[1] == spins[2]
-    assert spins[0] == pytest.approx(-6 * (J / params.die_mass) * bound / params.die_size)
+    assert bound == pytest.approx(0.5 - half) == pytest.approx(0.125)
+    for o in (0.0, 0.1, 0.3, 0.375):
+        assert lever(Flick("a", 0.0, J, offset=o), params) == 0.0
+        assert _strike(flat_board, params, Flick("a", 0.0, J, offset=-o))[2] == pytest.approx(
+            0.0, abs=1e-9
+        )  # (~1e-14 rad/s: cos(pi/2) of the face's normal)
+    assert lever(Flick("a", 0.0, J, offset=0.45), params) == pytest.approx(0.075)
+    assert lever(Flick("a", 0.0, J, offset=-0.5), params) == pytest.approx(-bound)
+    spin = _strike(flat_board, params, Flick("a", 0.0, J, offset=0.5))[2]
+    # 0.4 of a frictionless push's spin: the pad's grip (test_the_pads_grip_holds_the_face)
+    assert spin == pytest.approx(-0.4 * 6 * (J / params.die_mass) * bound / params.die_size)
+    # the slide is the centred one's less what the spin takes
+    assert _strike(flat_board, params, Flick("a", 0.0, J, offset=0.3))[0] == pytest.approx(
+        J / params.die_mass
+    )
     wide = params.with_overrides({"finger_pad_width": 0.016})
-    assert max_lever(wide) == pytest.approx(0.25)
-    assert abs(_strike(flat_board, wide, Flick("a", 0.0, J, offset=0.5))[2]) < abs(spins[0])
+    assert max_lever(wide) == 0.0
+    assert _strike(flat_board, wide, Flick("a", 0.0, J, offset=0.5))[2] == pytest.approx(
+        0.0, abs=1e-9
+    )
+    point = params.with_overrides({"finger_pad_width": 0.002})  # fingers.toml's point
+    assert lever(Flick("a", 0.0, J, offset=0.3), point) == pytest.approx(0.3 - 0.0625)
+    assert abs(_strike(flat_board, point, Flick("a", 0.0, J, offset=0.3))[2]) > abs(spin)
     # finger speed at the bound: the effective mass uses the lever, not the offset asked for
     f = Flick("a", 0.0, offset=0.5, finger_speed=1.0)
     m_eff = effective_mass(bound, params)
+    assert m_eff == pytest.approx(params.die_mass / (1 + 2.4 * bound**2))
     assert finger_impulse(f, params) == (1 + params.finger_restitution) * m_eff * 1.0
+    centred = Flick("a", 0.0, offset=0.3, finger_speed=1.0)
+    assert finger_impulse(centred, params) == (1 + params.finger_restitution) * params.die_mass
+
+
+def test_the_pads_grip_holds_the_face(flat_board, params):
+    """Off-centre, the spin would slide the struck face sideways under the pad (J_n lever a (a/2) / I
+    per N s); within the cone the pad's grip takes J_t against it until the face under it does not
+    slide: v_t - omega a/2 = 0 at the struck point, J_t = -1.2 lever J_n for a cube, the spin 0.4
+    of a frictionless push's.  (The 3D reference's die, 3 m/s at offset 0.5: -0.45 m/s aside, -56.6
+    rad/s; tests/reference/test_finger_grip.py.)"""
+    a = params.die_size
+    lev = max_lever(params)
+    assert grip_share(lev, params) == pytest.approx(-1.2 * lev)
+    assert grip_share(0.0, params) == 0.0
+    for o in (0.4, 0.45, 0.5, -0.5):
+        vx, vy, w = _strike(flat_board, params, Flick("a", 0.0, J, offset=o))
+        assert vx == pytest.approx(J / params.die_mass, rel=1e-12)  # J_n along the push, all of it
+        assert vy - w * a / 2 == pytest.approx(0.0, abs=1e-12)  # the face under the pad: no slide
+        assert vy == pytest.approx(-1.2 * lever(Flick("a", 0.0, J, offset=o), params) * vx)
+    # an oblique push within the cone: the face under the pad slides as a centred push's does
+    _, vy0, w0 = _strike(flat_board, params, Flick("a", 0.1, J, offset=0.0))
+    _, vy1, w1 = _strike(flat_board, params, Flick("a", 0.1, J, offset=0.5))
+    assert vy0 - w0 * a / 2 == pytest.approx(2.5 * vy0, rel=1e-9)
+    assert vy1 - w1 * a / 2 == pytest.approx(vy0 - w0 * a / 2, rel=1e-9)
+    # a point-like finger (2 mm) at 0.5: lever 0.4375, the grip would need 0.525 J_n > mu_finger J_n:
+    # it slips on the cone's edge
+    point = params.with_overrides({"finger_pad_width": 0.002})
+    vx, vy, w = _strike(flat_board, point, Flick("a", 0.0, J, offset=0.5))
+    assert vy == pytest.approx(-point.mu_finger * vx, rel=1e-12)
+    assert vy - w * a / 2 > 0.0  # still sliding under the pad, as it does beyond the cone
 
 
 # --- reading flicks: exactly one strength --------------------------------------------------------
@@ -233,7 +295,7 @@ def test_window_gesture_sets_the_finger_speed(params):
     a, cap, m = params.die_size, params.max_launch_speed, params.die_mass
     die = DieSpot("a", 0.0, 0.0, 0.0, a)
     got = []
-    for along in (0.0, 0.3 * a):  # press on the die, pull back 60 mm along -x: a full-power push
+    for along in (0.0, 0.45 * a):  # press on the die, pull back 60 mm along -x: a full-power push
         press = (0.0, -along)
         f = flick_from_drag(die, press, (-0.06, -along), 0.5, settings, cap, m, physics=params)
         assert f.finger_speed == pytest.approx(cap / (1 + params.finger_restitution))

@@ -14,7 +14,15 @@ not by calling the model's helpers:
 
 (l the lever along the face, t the push's angle off the face's inward normal; the second term is
 the spin's arm, the third the pitch's: the struck point, z above the centre, moves at the centre's
-speed plus Omega z, as in the blow's impulse balance).
+speed plus Omega z, as in the blow's impulse balance).  That is a push the pad cannot grip, slipping
+beyond the cone.  Within it (model 0.16) the flat pad pushes through its contact's point nearest
+the face's centre, l = offset - w/2a beyond the pad's half width (0 while the pad covers the
+centre), and grips: the spin the lever gives, l a J_n / I, would slide the face under the pad at
+(a/2) l a J_n / I; a tangential J_t' with J_t' (1/m + (a/2)^2 / I) = -(a/2) l a J_n / I holds it,
+J_t' = -6/5 l J_n for a cube, so per unit push J_n = cos t, J_t = sin t - 6/5 l cos t (within
+mu_f cos t; beyond, on the cone's edge), and the struck point's speed along the push per unit J,
+(c^2 + s J_t + 6 (J_t/2 + l c)(l c + s/2) + z w1) / m, is 1/m_eff (c = cos t, s = sin t; J_t = s
+gives the form above).
 Measured in the World just after the flick: slide, spin and pitch, their energy
 1/2 m v^2 + 1/2 I w^2 + 1/2 I_e Omega^2 and the struck point's speed along the push.
 """
@@ -32,7 +40,9 @@ from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.world import World
 
 HEIGHTS = (0.0, 0.25, 0.5, 0.6, 0.75, 0.9, 1.0)
-LEVERS = (0.0, 0.1, -0.2, 0.3125)  # fractions of the face; 0.3125 is the pad's bound (12 mm pad)
+# offsets (fractions of the face): the 12 mm pad covers the centre up to 0.375, so 0 and 0.3 push
+# centred; -0.45 and 0.5 at the levers -0.075 and 0.125 (the pad's bound)
+LEVERS = (0.0, 0.3, -0.45, 0.5)
 INSIDE = (0.0, 8.0, -12.0, 16.0)  # degrees off the normal: inside the nail's cone (atan 0.3 = 16.7)
 OUTSIDE = (20.0, -35.0, 44.0)  # the nail slips
 
@@ -94,12 +104,40 @@ def _stored_rate(params, height: float, dv: float) -> float:
     return math.sqrt((vz * vz + a * a * omega * omega / 6) / (2 * a * a / 3))
 
 
-def inv_mass(params, lever: float, height: float, theta: float) -> float:
+def pad_lever(params, offset: float) -> float:
+    """Where the flat pad pushes (fraction of the face): its contact's point nearest the centre."""
+    reach = min(abs(offset), 0.5) - params.finger_pad_width / (2 * params.die_size)
+    return math.copysign(max(0.0, reach), offset)
+
+
+def tangential(params, lever: float, theta: float) -> float:
+    """J_t per unit push (module docstring): sin t, and within the cone the grip's -6/5 l cos t, on
+    the cone's edge at most; a push beyond the cone keeps sin t (its 1/m_eff is the slipping one)."""
+    c, s, mu = math.cos(theta), math.sin(theta), params.mu_finger
+    if abs(s) > mu * c:
+        return s
+    return max(-mu * c, min(mu * c, s - 1.2 * lever * c))
+
+
+def planar(params, offset: float, theta: float) -> tuple[float, float, float]:
+    """Per unit push: (the struck point's speed along it times m, twice the slide's and spin's
+    energy times m, the spin times I / a): J = (c, J_t) at the lever l."""
+    lever = pad_lever(params, offset)
+    c, s = math.cos(theta), math.sin(theta)
+    jt = tangential(params, lever, theta)
+    moment = jt / 2 + lever * c  # -(spin) I / a
+    return (
+        c * c + s * jt + 6 * moment * (lever * c + s / 2),
+        c * c + jt * jt + 6 * moment**2,
+        -moment,
+    )
+
+
+def inv_mass(params, offset: float, height: float, theta: float) -> float:
     """1/m_eff at the struck point along the push (module docstring; struck low, z and w1 both
     negative: the turn back moves the struck point along the push at |w1| d)."""
-    arm = lever * math.cos(theta) + 0.5 * math.sin(theta)
     pitch = (height - 0.5) * params.die_size * _w1(params, height)
-    return (1 + 6 * arm * arm + pitch) / params.die_mass
+    return (planar(params, offset, theta)[0] + pitch) / params.die_mass
 
 
 def after(flat_board, params, flick: Flick, angle: float = 0.0) -> dict[str, float]:
@@ -132,7 +170,7 @@ def after(flat_board, params, flick: Flick, angle: float = 0.0) -> dict[str, flo
     na = angle + k * math.pi / 2
     n = (-math.cos(na), -math.sin(na))
     t = (-n[1], n[0])
-    lev = max(-0.3125, min(0.3125, flick.offset))
+    lev = pad_lever(params, flick.offset)
     rx, ry = -a / 2 * n[0] + lev * a * t[0], -a / 2 * n[1] + lev * a * t[1]
     px = s.vx - s.omega * ry + rate * (flick.height - 0.5) * a * math.cos(heading)
     py = s.vy + s.omega * rx + rate * (flick.height - 0.5) * a * math.sin(heading)
@@ -168,8 +206,9 @@ def in_cap(params, lever, height, theta, vf) -> bool:
     """The finger's impulse J is under the speed cap and its energy under the energy cap."""
     m = params.die_mass
     j = (1 + params.finger_restitution) * vf / inv_mass(params, lever, height, theta)
-    arm = lever * math.cos(theta) + 0.5 * math.sin(theta)
-    e = 0.5 * j * j / m * (1 + 6 * arm * arm) + m * (j / m) ** 2 * _turn_energy(params, height)
+    e = 0.5 * j * j / m * planar(params, lever, theta)[1] + m * (j / m) ** 2 * _turn_energy(
+        params, height
+    )
     return j / m <= params.max_launch_speed and e <= cap_energy(params)
 
 
@@ -180,8 +219,9 @@ def in_cap(params, lever, height, theta, vf) -> bool:
 @pytest.mark.parametrize("lever", LEVERS)
 @pytest.mark.parametrize("deg", INSIDE)
 def test_the_impulse_follows_the_effective_mass(flat_board, params, height, lever, deg):
-    """Inside the cone a finger at V_f gives J = (1 + e_f) m_eff V_f along its travel; the die
-    spins at -(l a cos t + a/2 sin t) J / I and pitches at (J/m) w1 above the nail's grip;
+    """Inside the cone a finger at V_f gives J = (1 + e_f) m_eff V_f along its travel (off-centre
+    the pad's grip J_t' with it: module docstring); the die spins at -(l a cos t + a/2 J_t) J / I
+    and pitches at (J/m) w1 above the nail's grip;
     the struck point of a straight push leaves at exactly (1 + e_f) V_f.  Near the top of the face
     (from ~0.95) the slide and the pitch about the edge (I_e = 2/3 m a^2) would hold more than
     the impact's 1/2 J^2 / m_eff: there all of it is scaled down to that (flick.strike)."""
@@ -190,16 +230,18 @@ def test_the_impulse_follows_the_effective_mass(flat_board, params, height, leve
     m, a, e = params.die_mass, params.die_size, params.finger_restitution
     got = after(flat_board, params, finger(deg, vf, lever, height, angle=0.4), angle=0.4)
     j = (1 + e) * vf / inv_mass(params, lever, height, theta)
-    arm = lever * math.cos(theta) + 0.5 * math.sin(theta)
+    point, energy, spin1 = planar(params, lever, theta)
+    jt = tangential(params, pad_lever(params, lever), theta)
     w1 = _w1(params, height)
-    spin_part = 1 + 6 * arm * arm
-    over = (spin_part + 2 * _turn_energy(params, height)) / (spin_part + (height - 0.5) * a * w1)
+    over = (energy + 2 * _turn_energy(params, height)) / (point + (height - 0.5) * a * w1)
     scale = min(1.0, over**-0.5)
-    assert (scale < 1.0) is (height == 1.0)
+    if pad_lever(params, lever) == 0.0:  # (gripped off-centre and oblique the slide can hold more)
+        assert (scale < 1.0) is (height == 1.0)
     j *= scale
-    assert math.hypot(got["vx"], got["vy"]) * m == pytest.approx(j, rel=1e-9)
-    assert math.atan2(got["vy"], got["vx"]) == pytest.approx(0.4 + theta, abs=1e-12)
-    spin = -(lever * a * math.cos(theta) + 0.5 * a * math.sin(theta)) * j / (m * a * a / 6)
+    c = math.cos(theta)
+    assert math.hypot(got["vx"], got["vy"]) * m == pytest.approx(j * math.hypot(c, jt), rel=1e-9)
+    assert math.atan2(got["vy"], got["vx"]) == pytest.approx(0.4 + math.atan2(jt, c), abs=1e-12)
+    spin = spin1 * a * j / (m * a * a / 6)
     assert got["omega"] == pytest.approx(spin, rel=1e-9, abs=1e-9)
     assert got["rate"] == pytest.approx(_stored_rate(params, height, j / m), rel=1e-9, abs=1e-9)
     rise = (j / m) * _rise1(params, height)
@@ -254,7 +296,7 @@ def test_energy_and_struck_point_within_the_impact(flat_board, params, height, d
     every height, lever, angle (inside the cone and slipping) and finger speed up to the cap."""
     e = params.finger_restitution
     theta = math.radians(deg)
-    for lever in LEVERS + (-0.3125,):
+    for lever in LEVERS + (-0.5,):
         for vf in _speeds(params):
             flick = finger(deg, vf, lever, height)
             if "cap" in (reason(flat_board, params, flick) or ""):
@@ -267,7 +309,8 @@ def test_energy_and_struck_point_within_the_impact(flat_board, params, height, d
             assert got["point"] <= (1 + e) * vf * (1 + 1e-9), (lever, vf)
             gripped = _w1(params, height) == 0.0  # (mid-height to the nail's grip)
             inside = abs(deg) <= math.degrees(math.atan(params.mu_finger))
-            if gripped and inside and in_cap(params, lever, height, theta, vf):
+            straight = deg == 0.0 or pad_lever(params, lever) == 0.0
+            if gripped and inside and straight and in_cap(params, lever, height, theta, vf):
                 # no pitch: the energy is exactly the impact's, 1/2 J^2 / m_eff
                 assert got["energy"] == pytest.approx(bound, rel=1e-9)
 
@@ -306,7 +349,7 @@ def test_the_30_degree_push_figures(flat_board, params):
 
 
 @pytest.mark.parametrize(
-    ("lever", "height"), [(0.3125, 0.5), (-0.3125, 0.5), (0.0, 1.0), (0.2, 0.8), (0.0, 0.85)]
+    ("lever", "height"), [(0.5, 0.5), (-0.5, 0.5), (0.0, 1.0), (0.45, 0.8), (0.0, 0.85)]
 )
 def test_the_launch_cap_bounds_energy(flat_board, params, lever, height):
     """A flick under the speed cap whose slide, spin and pitch would hold more than 1/2 m v_cap^2
@@ -319,12 +362,16 @@ def test_the_launch_cap_bounds_energy(flat_board, params, lever, height):
     for flick in flicks:
         got = after(flat_board, params, flick)
         v = got["vx"]
-        spin = -lever * a * (m * v) / (m * a * a / 6)
+        l_ = pad_lever(params, lever)
+        spin = -0.4 * l_ * a * (m * v) / (m * a * a / 6)  # gripped: 0.4 of the lever's free spin
+        vy = -1.2 * l_ * v
         rate = v * _w1(params, height)
-        from_v = 0.5 * m * v * v + 0.5 * (m * a * a / 6) * spin**2 + m * a * a * rate**2 / 3
+        from_v = (
+            0.5 * m * (v * v + vy * vy) + 0.5 * (m * a * a / 6) * spin**2 + m * a * a * rate**2 / 3
+        )
         assert from_v == pytest.approx(got["energy"], rel=1e-9)  # spin and pitch in proportion
         assert got["energy"] == pytest.approx(cap_energy(params), rel=1e-9)
-        assert v < cap and got["vy"] == 0.0
+        assert v < cap and got["vy"] == pytest.approx(vy, rel=1e-9, abs=1e-15)
 
 
 def test_a_centred_mid_height_push_at_the_cap_is_not_scaled(flat_board, params):
@@ -359,7 +406,7 @@ def test_random_strikes_obey_the_impact(
     if reason(flat_board, p, flick, angle) is not None:
         return
     got = after(flat_board, p, flick, angle)
-    m_eff = 1 / inv_mass(p, max(-0.3125, min(0.3125, lever)), height, got["theta"])
+    m_eff = 1 / inv_mass(p, lever, height, got["theta"])
     assert got["energy"] <= 0.5 * m_eff * ((1 + e_f) * vf) ** 2 * (1 + 1e-9)
     assert got["energy"] <= cap_energy(p) * (1 + 1e-9)
     assert got["point"] <= (1 + e_f) * vf * (1 + 1e-9)

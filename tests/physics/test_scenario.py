@@ -308,14 +308,17 @@ def test_stdin_is_read_as_bytes_and_checked(monkeypatch):
 FINGER = dict(
     BASE,
     dice=[{"id": "a", "x": 0.0, "y": -0.1, "face": 4}],
-    flicks=[{"die": "a", "direction": 1.4, "finger_speed": 1.0, "offset": 0.2}],
+    flicks=[{"die": "a", "direction": 1.4, "finger_speed": 1.0, "offset": -0.45}],
 )
 
 
 def test_finger_speed_flick_equals_its_impulse():
     """A flick by finger speed runs like the impulse (1 + e_f) m_eff V_f it stands for, and its
     event records the strength it was given (finger_speed, no impulse).  The push is t = 1.4 -
-    pi/2 off the struck face's normal: m_eff = m / (1 + 6 (o cos t + sin t / 2)^2)."""
+    pi/2 off the struck face's normal, within the cone, at the pad's lever o = -(0.45 - 0.375) with
+    its grip (tests/physics/test_finger_impact.py): m_eff = m / (1 + 1.5 s^2 + 3 o c s + 2.4 o^2
+    c^2).  (Pushed the other way off the normal the grip's slide would hold more than the impact's
+    energy and the finger's flick is scaled down to it, flick.strike: the impulse's is not.)"""
     from jamsumo_sim.physics.flick import Flick, finger_impulse
     from jamsumo_sim.physics.flick.apply import off_normal
 
@@ -323,10 +326,13 @@ def test_finger_speed_flick_equals_its_impulse():
     flick = Flick.from_json(FINGER["flicks"][0])
     j = finger_impulse(flick, params, off_normal(flick, 0.0))  # the World's angle, to the bit
     t = 1.4 - math.pi / 2
-    arm = 0.2 * math.cos(t) + 0.5 * math.sin(t)
-    assert j == pytest.approx((1 + params.finger_restitution) * 0.0045 / (1 + 6 * arm * arm))
+    o, c, s = -0.075, math.cos(t), math.sin(t)
+    inv = 1 + 1.5 * s * s + 3 * o * c * s + 2.4 * o * o * c * c
+    assert j == pytest.approx((1 + params.finger_restitution) * 0.0045 / inv)
     by_speed = sc.run_scenario(FINGER)
-    as_impulse = dict(FINGER, flicks=[{"die": "a", "direction": 1.4, "impulse": j, "offset": 0.2}])
+    as_impulse = dict(
+        FINGER, flicks=[{"die": "a", "direction": 1.4, "impulse": j, "offset": -0.45}]
+    )
     by_impulse = sc.run_scenario(as_impulse)
     assert by_speed["dice"] == by_impulse["dice"] and by_speed["steps"] == by_impulse["steps"]
     (flick,) = [e for e in by_speed["events"] if e["type"] == "flick"]

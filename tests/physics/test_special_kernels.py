@@ -81,8 +81,9 @@ def test_pitch_kernel_equals_the_unfused_python_substeps(params):
 # struck high (model 0.13: the nail pitches a die only above 0.744 of the face; a mid-height break
 # pitches few dice now that dice grip each other), centred and with spin.  Centred at 0.8: at 0.9
 # the striker leaves the board at the strike and bounces on over its landings (model 0.15: a die
-# left turning fast about its landing edge flies on), so no step of it is a pitched one
-@pytest.mark.parametrize(("offset", "height"), [(0.0, 0.8), (0.5, 0.85)])
+# left turning fast about its landing edge flies on), so no step of it is a pitched one.  With spin
+# at 0.8: at 0.85 the striker's pad grips it (model 0.16) and it pitches no step on the board
+@pytest.mark.parametrize(("offset", "height"), [(0.0, 0.8), (0.5, 0.8)])
 def test_breaks_end_bit_for_bit_as_with_the_python_path_alone(
     standard_board, params, monkeypatch, offset, height
 ):

@@ -120,7 +120,7 @@ def launch(
     at = Flick(flick.die, flick.direction, 0.0, lever(flick, p), flick.height)
     cx, cy = contact_point(at, x, y, angle, p.die_size)
     s = strike(flick, p, off_normal(flick, angle))
-    if s.slipped:  # the delivered impulse: J_n along the inward normal, J_t along the face
+    if s.slipped or s.gripped:  # the delivered impulse: J_n along the inward normal, J_t along it
         jn, jt = s.jn * s.scale, s.jt * s.scale
         inx, iny = -math.cos(na), -math.sin(na)
         jx, jy = jn * inx - jt * iny, jn * iny + jt * inx

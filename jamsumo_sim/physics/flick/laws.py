@@ -7,8 +7,9 @@ impulse is J = (1 + e_f) m_eff V_f with m_eff the die's mass felt at the struck 
 its spin about the centre and its pitch about the leading edge take part, so off-centre, oblique or
 high the same finger speed launches the die slower; :func:`inverse_mass`).  ``offset`` in -0.5..0.5 of the face width along the struck face,
 positive to the left of the push direction, is where the pad's centre meets the face; the pad
-(``finger_pad_width`` wide) pushes at most ``max_lever`` off-centre (off-centre strikes spin the
-die: a strike left of centre turns it clockwise).  ``height`` in 0..1 of the face height (0.5 =
+(``finger_pad_width`` wide) pushes at the point of its contact nearest the face's centre, at most
+``max_lever`` off-centre (a strike whose pad does not cover the centre spins the die: left of
+centre, clockwise), and its grip holds the face from sliding under it (:func:`grip_parts`).  ``height`` in 0..1 of the face height (0.5 =
 mid-height; higher strikes pitch the die forward and, hard enough, tumble it: physics.md s4; lower
 ones turn it back and lift it: edges.low_strike).
 The finger's impulse has a normal part J_n and a tangential part J_t; friction holds
@@ -70,14 +71,18 @@ class Flick:
 
 def max_lever(params: PhysicsParams) -> float:
     """Furthest off-centre (fraction of the face) the pad can push: with its centre at the face's
-    edge, half the pad is on the face and the push acts at that half's centre, a/2 - w/4."""
-    return max(0.0, 0.5 - params.finger_pad_width / (4 * params.die_size))
+    edge, the half of the pad on the face reaches to w/2 of the centre, a/2 - w/2."""
+    return max(0.0, 0.5 - params.finger_pad_width / (2 * params.die_size))
 
 
 def lever(flick: Flick, params: PhysicsParams) -> float:
-    """Where (fraction of the face, from its centre) the finger's push acts: the offset, bounded."""
-    bound = max_lever(params)
-    return min(bound, max(-bound, flick.offset))
+    """Where (fraction of the face, from its centre) the finger's push acts: the point of the pad's
+    contact nearest the centre.  A flat pad pushing a flat face turns the die only as far as its
+    contact cannot reach the centre: were the push off-centre, the die would turn its far side into
+    the pad, which pushes back there (the 3D reference's pad does not turn a die struck 0.3
+    off-centre).  A point (width 0) pushes at the offset."""
+    reach = min(abs(flick.offset), 0.5) - params.finger_pad_width / (2 * params.die_size)
+    return math.copysign(max(0.0, reach), flick.offset)
 
 
 def push_height(height: float, params: PhysicsParams) -> float:
@@ -131,19 +136,18 @@ def inverse_mass(
     The push acts ``lever_`` (fraction of the face) left of the face's centre, ``off_normal``
     radians from the face's inward normal (counter-clockwise), ``height`` up the face:
     1/m (the slide) + arm^2/I (the spin about the centre: arm = lever a cos + a/2 sin, the push's
-    moment arm) + z Omega_1 (the pitch: Omega_1 = :func:`pitch_per_impulse`; the struck point, z
+    moment arm), less what the pad's grip on the face holds back (:func:`grip_parts`: a straight
+    push at mid-height 1/m (1 + 2.4 lever^2), not (1 + 6 lever^2)) + z Omega_1 (the pitch: Omega_1 = :func:`pitch_per_impulse`; the struck point, z
     above the centre (:func:`push_height` - a/2), moves along the push at the centre's speed plus
     Omega z: the blow's impulse balance, edges.strike_pitch_rate; model 0.7-0.12 counted b Omega,
     b above the pivot edge, and launched a strike at 0.9 of the face 0.63-0.86 as fast as the 3D
     reference).  The pitch is counted along the push, as it is driven by the push's whole size
     (:func:`strike`)."""
-    a = params.die_size
-    arm = lever_ * a * math.cos(off_normal) + 0.5 * a * math.sin(off_normal)
-    return (
-        1.0 / params.die_mass
-        + arm * arm / params.die_inertia
-        + _over_centre(height, params) * pitch_per_impulse(height, params)
-    )
+    c, s = math.cos(off_normal), math.sin(off_normal)
+    jt = s
+    if abs(s) <= params.mu_finger * c:  # the pad grips the face: the lever's slip held (grip_parts)
+        jt = grip_parts(c, s, lever_, params)[0]
+    return _struck_point_speed(c, jt, lever_, height, off_normal, params, push=1.0)
 
 
 def _over_centre(height: float, params: PhysicsParams) -> float:
@@ -185,6 +189,29 @@ def cone_parts(j: float, off_normal: float, params: PhysicsParams) -> tuple[floa
     return jn, math.copysign(limit, jt), True
 
 
+def grip_share(lever_: float, params: PhysicsParams) -> float:
+    """J_t per N s of J_n that keeps the struck point from sliding along the pad: a push ``lever_``
+    off-centre spins the die, and the face under the pad would slide sideways at
+    J_n lever a (a/2) / I; the pad's grip takes J_t against it, J_t (1/m + (a/2)^2 / I) undoing it
+    (-1.2 lever for a cube: the spin 0.4 of a frictionless push's, the die leaving aside at its
+    face's speed, as the 3D reference's die does: 56.6 rad/s and -0.45 m/s at 3 m/s and offset 0.5,
+    the game 53.9 and -0.43)."""
+    a, inertia = params.die_size, params.die_inertia
+    return -(lever_ * a * a / (2 * inertia)) / (1.0 / params.die_mass + a * a / (4 * inertia))
+
+
+def grip_parts(jn: float, jt: float, lever_: float, params: PhysicsParams) -> tuple[float, bool]:
+    """(J_t, slipped): a push within the cone, (J_n, J_t) at ``lever_``, plus the pad's grip
+    (:func:`grip_share`), within the cone; beyond it the pad slips on the cone's edge."""
+    if lever_ == 0.0:
+        return jt, False
+    want = jt + grip_share(lever_, params) * jn
+    limit = params.mu_finger * jn
+    if abs(want) <= limit:
+        return want, False
+    return math.copysign(limit, want), True
+
+
 def launch_speed(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> float:
     """Launch speed (m/s) if the finger's whole impulse is delivered: J / m (the cone and the
     energy caps only lower what the die gets; the cap ``max_launch_speed`` refuses above this)."""
@@ -202,18 +229,22 @@ class Strike:
     scale: float  # <= 1: the share of (jn, jt) delivered (the energy caps); 1 almost always
     pitch: float  # rad/s: the pitch it starts: forward > 0 struck high, back < 0 struck low
     rise: float = 0.0  # m/s: the centre's rise (struck below its centre: edges.low_strike)
+    gripped: bool = False  # the pad's grip moved jt off the travel (grip_parts), within the cone
 
 
-def strike_energy(jn: float, jt: float, lever_: float, height: float, p: PhysicsParams) -> float:
+def strike_energy(
+    jn: float, jt: float, lever_: float, height: float, p: PhysicsParams, push: float | None = None
+) -> float:
     """Energy (J) of a die at rest given the impulse (jn, jt) at ``lever_`` and ``height``: the slide
     |J|^2/(2m), the spin (r x J)^2/(2I) about the centre (r = (-a/2, lever a) in the face's frame)
     and the pitch: 1/2 I_e Omega^2 about the leading edge (I_e = 2/3 m a^2, physics/pitch.py), or
     struck low, the rise 1/2 m vz^2 and the turn back 1/2 I Omega^2 (its I is the spin's, a cube's
-    inertia being the same about every axis through its centre)."""
+    inertia being the same about every axis through its centre).  ``push``: the push's size that
+    drives the pitch (default |J|; the pad's grip is not a push)."""
     a, m = p.die_size, p.die_mass
     jj = jn * jn + jt * jt
     moment = -0.5 * a * jt - lever_ * a * jn
-    size = math.sqrt(jj)
+    size = math.sqrt(jj) if push is None else push
     rate = pitch_per_impulse(height, p) * size
     if rate >= 0.0:  # about the leading edge
         turn = m * a * a * rate * rate / 3.0
@@ -224,16 +255,22 @@ def strike_energy(jn: float, jt: float, lever_: float, height: float, p: Physics
 
 
 def _struck_point_speed(
-    jn: float, jt: float, lever_: float, height: float, off_normal: float, p: PhysicsParams
+    jn: float,
+    jt: float,
+    lever_: float,
+    height: float,
+    off_normal: float,
+    p: PhysicsParams,
+    push: float | None = None,
 ) -> float:
     """Speed (m/s) along the push of the struck point of a die at rest given (jn, jt): the slide's
     part, the spin's (its moment times the push's arm over I) and the pitch's Omega z (along the
-    push, as :func:`inverse_mass` counts it)."""
+    push, as :func:`inverse_mass` counts it; driven by ``push``, default |J|)."""
     a = p.die_size
     c, s = math.cos(off_normal), math.sin(off_normal)
     moment = -0.5 * a * jt - lever_ * a * jn
     arm = -(lever_ * a * c + 0.5 * a * s)  # r x d, d the push's direction
-    rate = pitch_per_impulse(height, p) * math.hypot(jn, jt)
+    rate = pitch_per_impulse(height, p) * (math.hypot(jn, jt) if push is None else push)
     return (
         (jn * c + jt * s) / p.die_mass
         + moment * arm / p.die_inertia
@@ -248,7 +285,8 @@ _CAP_SLACK = 1e-12
 def strike(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> Strike:
     """What ``flick`` delivers to a die at rest when its push is ``off_normal`` radians from the
     struck face's inward normal: the finger's impulse (:func:`finger_impulse`) within the friction
-    cone (:func:`cone_parts`), then scaled down if the die would hold more energy than the launch
+    cone (:func:`cone_parts`), off-centre with the pad's grip on the face (:func:`grip_parts`), then
+    scaled down if the die would hold more energy than the launch
     cap's 1/2 m v_cap^2 or, for a finger speed, than the impact allows, 1/2 m_eff ((1 + e_f) V_f)^2,
     or its struck point would leave faster than (1 + e_f) V_f along the push.  The pitch is driven by
     the delivered push's size at the strike's height (:func:`strike_pitch_rate`, or struck below the
@@ -257,7 +295,13 @@ def strike(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> Stri
     lev = lever(flick, p)
     j = finger_impulse(flick, p, off_normal)
     jn, jt, slipped = cone_parts(j, off_normal, p)
-    energy = strike_energy(jn, jt, lev, flick.height, p)
+    push = math.hypot(jn, jt) if slipped else j  # what drives the pitch: the push, not the grip
+    gripped = False
+    if not slipped and lev != 0.0:  # the pad's grip holds the face the lever would slide under it
+        aimed = jt
+        jt, slipped = grip_parts(jn, jt, lev, p)
+        gripped = jt != aimed
+    energy = strike_energy(jn, jt, lev, flick.height, p, push)
     most = 0.5 * p.die_mass * p.max_launch_speed**2
     top_speed = math.inf
     if flick.finger_speed is not None:
@@ -267,12 +311,14 @@ def strike(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> Stri
     scale = 1.0
     if energy > most * (1 + _CAP_SLACK):
         scale = math.sqrt(most / energy)
-    speed = scale * _struck_point_speed(jn, jt, lev, flick.height, off_normal, p)
+    speed = scale * _struck_point_speed(jn, jt, lev, flick.height, off_normal, p, push)
     if speed > top_speed * (1 + _CAP_SLACK):
         scale *= top_speed / speed
-    size = j * scale if not slipped else math.hypot(jn, jt) * scale
+    size = push * scale
     rate, rise, _ = _blow(flick.height, p)
-    return Strike(j, jn, jt, slipped, scale, rate * size / p.die_mass, rise * size / p.die_mass)
+    return Strike(
+        j, jn, jt, slipped, scale, rate * size / p.die_mass, rise * size / p.die_mass, gripped
+    )
 
 
 def struck_side(direction: float, die_angle: float) -> int:
