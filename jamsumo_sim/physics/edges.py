@@ -79,14 +79,24 @@ def low_strike(dv: float, b: float, mu_grip: float, params: PhysicsParams) -> tu
 def low_strike_start(rate: float, rise: float, params: PhysicsParams) -> tuple[float, float]:
     """(pitch rate about the rear edge, rise it leaves the board with, or 0) of a die a blow turned
     back at ``rate`` with its centre rising at ``rise`` (:func:`low_strike`).  Rising faster than
-    ``hop_min_speed`` it leaves at once, turning at most 2 vz / a: pitched about its rear edge, whose
-    foot then leaves with no speed into the board (the rounded edge is where the board holds it,
-    c Omega).  Slower, it stands on its rear edge with a pitch holding the blow's energy, 1/2 m (vz^2
-    + a^2 Omega^2 / 6) (the rear edge slides on under it: the full rate about a held edge would hold
-    more), and rocks back unless that is the tip energy."""
+    ``hop_min_speed`` it leaves at once.  The rounded rear edge is where the board held it (c Omega,
+    c = a/2 - r); the flying die's sharp edge, a/2 behind, would meet the board at
+    Omega a/2 - vz, so that edge takes a plastic impact: the board's push P raises the centre by
+    P/m and slows the turn by (a/2) P / I until the edge leaves with no speed into it,
+    P/m = (Omega a/2 - vz) / (1 + m (a/2)^2 / I) (the momentum of the landing law's e = 0 impact at
+    an edge, flight._land; models 0.14-0.15 cut the turn to 2 vz / a and kept vz, which held a die
+    struck at 0.2 of the face at 1 m/s to 34.2 rad/s, under the 35.0 that lifts it, where the 3D
+    reference's die leaves turning at 37.4).  Slower, it stands on its rear edge with a pitch
+    holding the blow's energy, 1/2 m (vz^2 + a^2 Omega^2 / 6) (the rear edge slides on under it: the
+    full rate about a held edge would hold more), and rocks back unless that is the tip energy."""
     a = params.die_size
     if rise > params.hop_min_speed:
-        return min(rate, 2.0 * rise / a), rise
+        dip = rate * a / 2 - rise  # the sharp rear edge's speed into the board
+        if dip <= 0.0:
+            return rate, rise
+        lever = params.die_mass * (a / 2) ** 2 / params.die_inertia
+        jump = dip / (1.0 + lever)  # P / m
+        return rate - (a / 2) * jump * params.die_mass / params.die_inertia, rise + jump
     return math.sqrt((rise * rise + a * a * rate * rate / 6.0) / (2.0 * a * a / 3.0)), 0.0
 
 

@@ -31,7 +31,8 @@ def draw_aim(
     ``slide_decel`` (m/s²) = mu g gives the hint's reach v²/(2 mu g) on a flat board: a hint only (the
     dish, the hole and other dice are ignored; the physics decides).  ``refused``: the rules would say no.
     ``heading``: where the die will leave (the launch law: a push beyond the finger's friction cone
-    slips and the die leaves turned); the arrow follows it, the finger's own push is a thin line.
+    slips, and off-centre the pad's grip sends the die aside); the arrow follows it, the finger's own
+    push is a thin line.
     """
     c = view.to_screen(die.x, die.y)
     # the pull: a thin line from the press point to the pointer
@@ -60,8 +61,8 @@ def draw_aim(
     col = theme.colour("warning" if refused else "aim")
     tip_len = die.size * (1.2 + 2.5 * params.power)
     leaves = params.direction if heading is None else heading
-    slips = abs(math.remainder(leaves - params.direction, 2 * math.pi)) > math.radians(0.5)
-    if slips:  # the finger's push, where the die does not go
+    aside = abs(math.remainder(leaves - params.direction, 2 * math.pi)) > math.radians(0.5)
+    if aside:  # the finger's push, where the die does not go
         px_, py_ = math.cos(params.direction), math.sin(params.direction)
         far = half + tip_len * 0.8
         pygame.draw.line(
@@ -92,9 +93,9 @@ def draw_aim(
             break
         pygame.draw.circle(screen, col, view.to_screen(qx, qy), 2)
     text = f"{params.speed:.2f} m/s"
-    if slips:
+    if aside:
         turn = math.degrees(math.remainder(leaves - params.direction, 2 * math.pi))
-        text += f"  finger slips: {turn:+.0f}°"
+        text += f"  off the push: {turn:+.0f}°"
     label = font(18).render(text, True, col)
     # behind the die, away from the arrow (the launch and the dots stay readable)
     ux, uy = tip[0] - start[0], tip[1] - start[1]

@@ -134,16 +134,47 @@ def test_a_pad_turns_the_die_back_from_its_upper_edge(params):
 
 
 def test_a_die_turning_back_lands_its_rising_edge_without_a_blow(params):
-    """1 m/s at 0.2 of the face: the die leaves turning back at 34 rad/s, too slowly for its rear
-    edge to rise, so the edge touches the board again while the centre still climbs.  That touch is
-    no blow that turns the die round (model 0.13's landing took the centre as falling there: 34 to
-    -24 rad/s, and a quarter turn the other way within two steps): it goes on turning back."""
+    """0.9 m/s at 0.2 of the face: the die leaves turning back at 32.6 rad/s, too slowly for its
+    rear edge to rise (35.0), so the edge touches the board again while the centre still climbs.
+    That touch is no blow that turns the die round (model 0.13's landing took the centre as falling
+    there: 34 to -24 rad/s, and a quarter turn the other way within two steps): it goes on turning
+    back.  (At 1 m/s it now leaves turning at 36.2 rad/s, its edge rising: test below.)"""
     w = World(load_board(FLAT), params)
     w.add_die("a", 0.0, 0.0, face=1)
-    w.apply_flick(Flick("a", 0.0, finger_speed=finger_for_launch(1.0, params), height=0.2))
+    w.apply_flick(Flick("a", 0.0, finger_speed=finger_for_launch(0.9, params), height=0.2))
     d = w._dice["a"]
-    assert d.airborne and 30.0 < d.pitch.rate < 36.0
+    assert d.airborne and 30.0 < d.pitch.rate < 34.0
     for _ in range(4):
         w.step()
         assert d.pitch is not None and d.pitch.rate > 20.0
     assert not any(e.type == TUMBLE for e in w.events)
+
+
+def test_struck_low_at_1_m_s_the_die_leaves_the_board(params):
+    """1 m/s at 0.2 of the face: the blow turns the die back at 39.2 rad/s with its centre rising at
+    0.274 m/s; its rounded rear edge is where the board held it, and its sharp edge, a/2 behind,
+    would meet the board at 39.2 x 0.008 - 0.274 = 0.040 m/s.  That edge's plastic impact (P/m =
+    0.040 / 2.5) leaves it turning at 36.2 rad/s, rising at 0.290 m/s: above the 35.0 rad/s that
+    lifts an edge (g - (a/2) Omega^2 < 0), so it flies, as the 3D reference's die does (turning at
+    37.4 rad/s, its centre 3.9 mm up, 0.151 m on).  Models 0.14-0.15 cut the turn to 2 vz / a =
+    34.3 rad/s, and the die rocked back on its edge and went 0.062 m."""
+    a = params.die_size
+    flick = Flick("a", 0.0, finger_speed=finger_for_launch(1.0, params), height=0.2)
+    s = strike(flick, params)
+    omega, vz = -s.pitch, s.rise
+    assert omega == pytest.approx(39.19, abs=0.01) and vz == pytest.approx(0.2743, abs=1e-4)
+    dip = omega * a / 2 - vz
+    w = World(load_board(FLAT), params)
+    w.add_die("a", 0.0, 0.0, face=1)
+    w.apply_flick(flick)
+    d = w._dice["a"]
+    assert d.airborne
+    assert d.pitch.rate == pytest.approx(omega - 3 * (dip / 2.5) / a, rel=1e-12)
+    assert [e.data["vz"] for e in w.events if e.type == HOP] == [pytest.approx(vz + dip / 2.5)]
+    assert d.pitch.rate > math.sqrt(2 * params.gravity / a)
+    top = 0.0
+    while w.time < 0.5:
+        w.step()
+        top = max(top, w.state("a").z)
+    assert top > 0.003  # its centre's climb (3D: 3.9 mm)
+    assert w.state("a").x == pytest.approx(0.151, rel=0.1)  # (3D: 0.151 m)

@@ -65,7 +65,7 @@ def test_a_persons_arrow_follows_the_launch_not_the_finger():
     assert colour_near(app, on_launch, aim_colour)
     assert not colour_near(app, on_push, aim_colour, reach=1)
     assert app.aim_problem is None
-    # the speed-and-slip label ("finger slips: -23°") stays over the board: behind a corner die it
+    # the speed-and-slip label ("off the push: -23°") stays over the board: behind a corner die it
     # ran off the board's edge and over the strike-height gauge
     half = session.world().board.half
     corners = [view.to_screen(sx * half, sy * half) for sx in (-1, 1) for sy in (-1, 1)]
