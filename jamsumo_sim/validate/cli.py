@@ -1,5 +1,5 @@
-"""`jamsumo validate [--quick] [--board B] [--params P.toml] [--finger pad|point] [--plot F.png]
-[--json]`: the game's die against the full-3D reference (the ``reference`` extra: MuJoCo)."""
+"""`jamsumo validate [--quick] [--board B] [--params P.toml] [--finger pad|point] [--ensemble N]
+[--plot F.png] [--json]`: the game's die against the full-3D reference (the ``reference`` extra: MuJoCo)."""
 
 from __future__ import annotations
 
@@ -31,9 +31,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="another finger in both models (assets/fingers.toml; default: the board file's nail)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the jittered flicks (default 0)")
+    p.add_argument(
+        "--ensemble",
+        type=_count,
+        metavar="N",
+        help="jittered hard high flicks in the full set (default 200, validate.grid.ENSEMBLE: at "
+        "50 two samples of one distribution lie as far apart as the bar)",
+    )
     p.add_argument("--plot", metavar="FILE.png", help="write the agreement plot here")
     p.add_argument("--json", action="store_true", help="print JSON instead of the table")
     p.set_defaults(func=run)
+
+
+def _count(text: str) -> int:
+    """A whole number of flicks, 1..100000 (argparse's one-line error otherwise)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text[:30]!r}") from None
+    if not 1 <= n <= 100_000:
+        raise argparse.ArgumentTypeError(f"must be 1 to 100000, got {n}")
+    return n
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = load_config()
     if args.finger:
         params, cfg = load_fingers()[args.finger].apply(params, cfg)
-    the_plan = plan(args.quick)
+    the_plan = plan(args.quick) if args.ensemble is None else plan(args.quick, args.ensemble)
     with progress_bar(units(the_plan), "shot", quiet=args.json or args.quick) as bar:
         res = run_plan(the_plan, flat_board(board), params, cfg, args.seed, lambda: bar.update(1))
     summary = summarise(res)

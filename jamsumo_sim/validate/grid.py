@@ -54,13 +54,21 @@ def flat_board(board: BoardSpec) -> BoardSpec:
 HITS = (Hit("head-on", 1.5, 0.0), Hit("glancing", 1.5, 0.6))
 
 
-def plan(quick: bool) -> Plan:
+# Jittered hard high flicks in the full set.  Issue 33 asked for 50, but two samples of 50 from one
+# face distribution lie a total-variation distance of ~0.15 apart on average, the bar itself
+# (validate.compare.tv_noise); at 200, 0.075-0.09 (model 0.16: TV 0.18 at 50, p 0.37; 0.14 at 200,
+# p 0.026).
+ENSEMBLE = 200
+
+
+def plan(quick: bool, ensemble: int = ENSEMBLE) -> Plan:
+    """The quick set (4 cells, 6 jittered flicks) or the full one (72 cells, ``ensemble`` flicks)."""
     if quick:
         cells = tuple(Cell(s, h, 0.0) for s in (1.0, 3.0) for h in (0.5, 0.9))
         return Plan(cells, 6, Cell(4.0, 0.9, 0.0), HITS)
     speeds = (0.5, 1.0, 2.0, 3.0, 4.0, 5.0)
     cells = tuple(Cell(s, h, o) for s in speeds for h in HEIGHTS for o in OFFSETS)
-    return Plan(cells, 50, Cell(4.0, 0.9, 0.0), HITS)
+    return Plan(cells, ensemble, Cell(4.0, 0.9, 0.0), HITS)
 
 
 def jittered(cell: Cell, params: PhysicsParams, n: int, seed: int) -> list[Flick]:

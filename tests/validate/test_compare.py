@@ -37,3 +37,31 @@ def test_the_point_fingers_ensemble_has_the_figures_in_the_docs():
 def test_it_is_the_same_for_the_same_seed():
     a, b = [1, 2, 2, 3, 5, 6] * 5, [1, 1, 2, 4, 5, 6] * 5
     assert tv_noise(a, b, seed=3, draws=300) == tv_noise(a, b, seed=3, draws=300)
+
+
+def test_at_200_the_noise_is_half_the_bar():
+    # the full set's default (validate.grid.ENSEMBLE): two samples of 200 from one distribution of
+    # six even faces lie 0.089 apart (the game's and the 3D's four main faces: 0.075), so the
+    # issue's bar of 0.15 can tell a difference from noise
+    rng = np.random.default_rng(2)
+    a = list(rng.integers(1, 7, 200))
+    b = list(rng.integers(1, 7, 200))
+    assert tv_noise(a, b, seed=0, draws=2000)[0] == pytest.approx(0.09, abs=0.02)
+
+
+def test_the_full_set_takes_the_ensemble_asked_for():
+    from jamsumo_sim.validate.grid import ENSEMBLE, plan
+
+    assert plan(False).ensemble == ENSEMBLE == 200 and plan(False, 50).ensemble == 50
+    assert plan(True).ensemble == 6 and len(plan(False).cells) == 72
+
+
+@pytest.mark.parametrize("bad", ["0", "-3", "many", "1e9"])
+def test_a_bad_ensemble_is_a_one_line_error(bad, capsys):
+    from jamsumo_sim.cli import build_parser
+
+    with pytest.raises(SystemExit) as ended:
+        build_parser().parse_args(["validate", "--ensemble", bad])
+    assert ended.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("jamsumo validate: error: argument --ensemble")
