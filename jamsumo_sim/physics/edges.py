@@ -85,7 +85,7 @@ def low_strike_start(rate: float, rise: float, params: PhysicsParams) -> tuple[f
     P/m and slows the turn by (a/2) P / I until the edge leaves with no speed into it,
     P/m = (Omega a/2 - vz) / (1 + m (a/2)^2 / I) (the momentum of the landing law's e = 0 impact at
     an edge, flight._land; models 0.14-0.15 cut the turn to 2 vz / a and kept vz, which held a die
-    struck at 0.2 of the face at 1 m/s to 34.2 rad/s, under the 35.0 that lifts it, where the 3D
+    struck at 0.2 of the face at 1 m/s to 34.3 rad/s, under the 35.0 that lifts it, where the 3D
     reference's die leaves turning at 37.4).  Slower, it stands on its rear edge with a pitch
     holding the blow's energy, 1/2 m (vz^2 + a^2 Omega^2 / 6) (the rear edge slides on under it: the
     full rate about a held edge would hold more), and rocks back unless that is the tip energy."""
