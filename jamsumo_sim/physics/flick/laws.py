@@ -143,11 +143,10 @@ def inverse_mass(
     b above the pivot edge, and launched a strike at 0.9 of the face 0.63-0.86 as fast as the 3D
     reference).  The pitch is counted along the push, as it is driven by the push's whole size
     (:func:`strike`)."""
-    c, s = math.cos(off_normal), math.sin(off_normal)
-    jt = s
-    if abs(s) <= params.mu_finger * c:  # the pad grips the face: the lever's slip held (grip_parts)
-        jt = grip_parts(c, s, lever_, params)[0]
-    return _struck_point_speed(c, jt, lever_, height, off_normal, params, push=1.0)
+    jn, jt, slipped = cone_parts(1.0, off_normal, params)
+    # beyond the cone the push's whole tangential part (as before the cone); within it the pad grips
+    jt = math.sin(off_normal) if slipped else grip_parts(jn, jt, lever_, params)[0]
+    return _struck_point_speed(jn, jt, lever_, height, off_normal, params, push=1.0)
 
 
 def _over_centre(height: float, params: PhysicsParams) -> float:
