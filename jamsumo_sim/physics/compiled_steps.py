@@ -375,6 +375,9 @@ def special_steps(
             st[step_kernels.P_VX] = state[r, 3]
             st[step_kernels.P_VY] = state[r, 4]
             st[step_kernels.P_SPIN] = state[r, 5]
+            st[step_kernels.P_X] = state[r, 0]
+            st[step_kernels.P_Y] = state[r, 1]
+            st[step_kernels.P_DISH] = 1.0  # (this kind: alone on the board, pitch._kernel_step)
             if step_kernels.pitch_step(st, q) != step_kernels.PITCH_ON:
                 return False
             x, y = state[r, 0], state[r, 1]

@@ -82,6 +82,21 @@ def edge_normal_force(phi: float, rate: float, p: PhysicsParams) -> float:
     return p.gravity - 0.5 * p.die_size * (c + s) * rate * rate
 
 
+def pivot_load(phi: float, rate: float, p: PhysicsParams) -> float:
+    """The normal force per unit mass (m/s^2, >= 0) on the edge of a die turning at ``rate`` about
+    it at ``phi``: m (g + z''), z the centre's height (a/2)(cos + sin - 1), the pendulum's
+    phi'' = (3 g / 4 a)(sin - cos), so g (1 - 3/8 (cos - sin)^2) - r_z rate^2.  The edge's
+    friction in the pitch step is mu_pitch times this, not mu_pitch g: a rocking die's centre is
+    thrown up and falls back, so over a rock and its slap the board carries m g T - m v_z0, and the
+    3D die's slide loses mu v_z0 less than the weight's (model 0.17; docs/physics.md "Rocking on
+    the edge").  step_kernels.pivot_load is the compiled paths' form, the same operations."""
+    c, s = math.cos(phi), math.sin(phi)
+    load = (
+        p.gravity * (1.0 - 0.375 * ((c - s) * (c - s))) - 0.5 * p.die_size * (c + s) * rate * rate
+    )
+    return max(0.0, load)
+
+
 def lifts_off(phi: float, rate: float, p: PhysicsParams) -> bool:
     """True if a die turning forward at ``rate`` about its edge at ``phi`` leaves the board there:
     its centre is rising and :func:`edge_normal_force` is negative (from flat: rate >
@@ -657,10 +672,11 @@ def _land(
             flies = edge_normal_force(phi, rate1, p) < 0.0
             if not flies:
                 vz_out = 0.0
-        rz = 0.5 * p.die_size * (math.cos(phi) + math.sin(phi))
-        # in the air the body's velocity is the centre's; on the surface the edge's slide (the
-        # pitch carries the rest)
-        slide = u1 if flies else u1 - rate1 * rz
+        # the body's velocity is the centre's, in the air and on the edge alike (model 0.17: the
+        # strike, the edge's friction, the lift-off, the slap and the face's landing all take it
+        # so; models 0.15-0.16 took the edge's slide here, u1 - rate1 r_z, and a die that came
+        # down on its edge lost its turn's r_z rate1 of slide: docs/physics.md "Rocking on the edge")
+        slide = u1
         if not flies:
             # the pitch's bookkeeping (slide, turn about the edge) must not show more energy
             # than the flight had (a slipping edge's cross term): scale it back
