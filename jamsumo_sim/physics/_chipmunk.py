@@ -172,6 +172,11 @@ LAYOUT_PYMUNK = "7.3.1"
 _layout_ok: bool | None = None
 
 
+class LayoutError(RuntimeError):
+    """The installed pymunk's Chipmunk structs are not the ones described here: no exact copies
+    in this process (unlike a plain RuntimeError, which refuses one Space only)."""
+
+
 def address(p: Any) -> int:
     """A cffi pointer's address as an int (also what physics/compiled_steps.py calls through)."""
     return int(_ffi.cast("uintptr_t", p))
@@ -187,20 +192,46 @@ def _as(kind: str, p: Any) -> Any:
 
 
 def check_layout(space: pymunk.Space) -> None:
-    """Refuse (RuntimeError) to clone unless Chipmunk's private structs are laid out as described:
-    the Space's fields against pymunk's getters, every body's pose, and the dynamic tree walked
-    (its leaves are exactly the dynamic shapes, parents point back, the leaf set counts them).
-    Decided once, on the first Space with at least two dynamic shapes."""
+    """Refuse to clone unless Chipmunk's private structs are laid out as described: the Space's
+    fields against pymunk's getters, every body's pose, the touching arbiters among the cached ones,
+    and the dynamic tree walked (its leaves are exactly the dynamic shapes, parents point back, the
+    leaf set counts them).
+
+    The release is judged once per process on a probe Space of our own (:func:`_probe_space`), so
+    the verdict depends on the installed pymunk alone: judged on whichever Space happened to be
+    copied first, one refused Space turned every later copy in the process inexact (likely why a CI
+    worker failed tests/physics/test_copy_exact.py).  LayoutError if the release differs;
+    RuntimeError if ``space`` itself is not what the clone handles (that copy only)."""
     global _layout_ok
     if _layout_ok is None:
-        ok = _layout_matches(space)
-        if not ok or sum(s.body.body_type == pymunk.Body.DYNAMIC for s in space.shapes) >= 2:
-            _layout_ok = ok
-    if _layout_ok is False:
-        raise RuntimeError(
+        _layout_ok = _layout_matches(_probe_space())
+    if not _layout_ok:
+        raise LayoutError(
             f"pymunk {pymunk.version}: Chipmunk's internals differ from what "
             f"jamsumo_sim/physics/_chipmunk.py knows (pymunk {LAYOUT_PYMUNK}); no exact copies"
         )
+    if not _layout_matches(space):
+        raise RuntimeError(
+            "this Space is not one the exact copy handles (a body's pose, its dynamic shapes "
+            "and its AABB tree disagree with pymunk's view of them)"
+        )
+
+
+def _probe_space() -> pymunk.Space:
+    """A small Space stepped into contact (dynamic boxes pressed together and onto a static one):
+    a tree with inner nodes and pairs, cached and touching arbiters, bias velocities."""
+    space = pymunk.Space()
+    space.gravity = (0.0, 0.0)
+    ground = pymunk.Body(body_type=pymunk.Body.STATIC)
+    space.add(ground, pymunk.Poly(ground, [(-1.0, -0.2), (1.0, -0.2), (1.0, -0.06), (-1.0, -0.06)]))
+    for k in range(4):
+        body = pymunk.Body(1.0, 0.01)
+        body.position = (0.095 * k, 0.0)
+        body.velocity = (-0.5 * k, -1.0)
+        space.add(body, pymunk.Poly.create_box(body, (0.1, 0.1), radius=0.005))
+    for _ in range(3):
+        space.step(0.01)
+    return space
 
 
 def _layout_matches(space: pymunk.Space) -> bool:
@@ -230,8 +261,16 @@ def _layout_matches(space: pymunk.Space) -> bool:
     if {address(n.obj) for n in leaves} != shapes or dyn.leaves.entries != len(shapes):
         return False
     kids = ((c, n) for n in inner for c in (n.u.children.a, n.u.children.b))
-    return len(inner) == max(len(leaves) - 1, 0) and all(
-        address(c.parent) == address(n) for c, n in kids
+    if not (
+        len(inner) == max(len(leaves) - 1, 0)
+        and all(address(c.parent) == address(n) for c, n in kids)
+    ):
+        return False
+    # the last step's touching arbiters (the Array clone_solver_state copies) are cached ones
+    touching = sp.arbiters
+    cached = {address(a) for a in space._get_arbiters()}
+    return 0 <= touching.num <= len(cached) and all(
+        address(touching.arr[k]) in cached for k in range(touching.num)
     )
 
 

@@ -58,9 +58,11 @@ def copy_world(w: W) -> W:
     try:
         _copy_space(w, new, exact=True)
     except RuntimeError as exc:
-        # a pymunk whose Chipmunk internals differ from what _chipmunk knows: a working copy that
-        # may differ from the original in the last bits from its next contact on, never a crash
-        if not _warned:
+        # a pymunk whose Chipmunk internals differ from what _chipmunk knows (LayoutError: said
+        # once), or a Space the clone refuses (said each time: that copy only): a working copy
+        # that may differ from the original in the last bits from its next contact on, never a
+        # crash
+        if not (_warned and isinstance(exc, _chipmunk.LayoutError)):
             warnings.warn(f"World.copy() is not bit-exact mid-motion here: {exc}", stacklevel=2)
             _warned.append(True)
         _copy_space(w, new, exact=False)

@@ -8,8 +8,10 @@ it cannot carry is documented in docs/physics.md "Copies and snapshots"."""
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
+import pymunk
 import pytest
 
 from jamsumo_sim.physics.board import load_board
@@ -116,6 +118,43 @@ def test_copy_of_a_copy_mid_motion_is_exact(references) -> None:
     for world in (w, first, second):
         world.run_until_rest(MAX_TIME)
         assert _outcome(world) == expected
+
+
+def test_a_refused_space_does_not_make_later_copies_inexact(references, monkeypatch) -> None:
+    """The clone judges the pymunk release on a probe Space of its own, not on the first Space it
+    is given: a Space it refuses (a sleeping body: Chipmunk moves its shape out of the dynamic
+    tree) is refused alone, and a later copy mid-motion is exact and says nothing.  Judged on the
+    first Space, one refusal turned every later copy in the process into pymunk's plain
+    Space.copy() (warned once): a CI worker's copies then failed the tests above."""
+    from jamsumo_sim.physics import _chipmunk, snapshot
+
+    monkeypatch.setattr(_chipmunk, "_layout_ok", None)  # as in a fresh process
+    monkeypatch.setattr(snapshot, "_warned", [])
+    odd = pymunk.Space()
+    odd.sleep_time_threshold = 1.0
+    bodies = [pymunk.Body(1.0, 1.0) for _ in range(2)]
+    for k, body in enumerate(bodies):
+        body.position = (3.0 * k, 0.0)
+        odd.add(body, pymunk.Poly.create_box(body, (1.0, 1.0)))
+    odd.step(0.01)
+    bodies[0].sleep()
+    twin = odd.copy()
+    with pytest.raises(RuntimeError):
+        _chipmunk.clone_solver_state(
+            odd,
+            twin,
+            list(zip(odd.bodies, twin.bodies, strict=True)),
+            list(zip(odd.shapes, twin.shapes, strict=True)),
+        )
+    steps, expected = references[0]
+    w = _break(0)
+    for _ in range(steps // 10):
+        w.step()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a fallback to the inexact copy warns
+        copy = w.copy()
+    copy.run_until_rest(MAX_TIME)
+    assert _outcome(copy) == expected
 
 
 @pytest.mark.parametrize("k", [0, 5, 6])
