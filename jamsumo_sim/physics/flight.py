@@ -315,7 +315,11 @@ def pitched_strike(
     # its pitch when it met t, ``elapsed`` into the step (the step's pitch or flight step turns it
     # only at the step's end): a die tumbling at 66 rad/s turns 0.13 rad in 2 ms, and one struck
     # within the step starts below flat (contacts._started_at)
-    phi = pt.phi + pt.rate * elapsed
+    phi, rate = pt.phi + pt.rate * elapsed, pt.rate
+    # on its edge since the step's start, its pitch step's work until the contact (its edge's
+    # friction, the dish, the swing: pitch.until_contact), as its own step does it at the step's
+    # end; a die that leaves at the contact takes no pitch step in this step
+    before = not s.airborne and pt.phi > 0.0 and elapsed > 0.0
     if s.airborne:
         phi %= QUARTER
     if phi <= FLAT_PITCH:
@@ -336,11 +340,29 @@ def pitched_strike(
     # (view.pre_vc's rows): the contact's friction may have spun them up, and the energy held
     # below must be no more than the pair had
     (sx0, sy0), (tx0, ty0) = pre_contact(s, t, nx, ny, impulse, jvec, w.params.die_mass)
+    # found at the end of a collision step, they met up to a swept depth before it: the contact's
+    # time (its pitch, the launch's time and height) is that, not the collision step's end (at the
+    # default step the high break's striker left 0.06 ms late, 0.15 mm on)
+    tau = _met_before(s, t, complex(sx0, sy0), complex(tx0, ty0), elapsed)
+    met = elapsed - tau
+    rub = (0.0, 0.0)  # the pitch step's change of its slide before the contact
+    if before and met > 0.0:
+        from .pitch import until_contact
+
+        phi, rate, sx1, sy1 = until_contact(w, s, pt, sx0, sy0, met)
+        rub = (sx1 - sx0, sy1 - sy0)
+        sx0, sy0 = sx1, sy1
+    else:
+        phi = pt.phi + pt.rate * met
+        if s.airborne:
+            phi %= QUARTER
+    if phi <= FLAT_PITCH:
+        return False
     ps, pt_ = complex(sx0, sy0), complex(tx0, ty0)
     pair = w._wbuf[w._rows[[w._index[s.id], w._index[t.id]]]]
     vz_s = 0.0
     if s.airborne:  # (its rise then)
-        vz_s = s.vz - w.params.gravity * elapsed
+        vz_s = s.vz - w.params.gravity * met
     out = tilted_impact(phi, ps.real * nx + ps.imag * ny, vz_s, pt_.real * nx + pt_.imag * ny,
                         w.params.restitution)  # fmt: skip
     if out is None:
@@ -360,43 +382,62 @@ def pitched_strike(
     held = w._struck[1].get(pair_key)
     if held is not None:
         e0 = min(e0, held)
+    if rub != (0.0, 0.0):
+        vx, vy = s.body.velocity
+        s.body.velocity = (vx + rub[0], vy + rub[1])
     for d, u in ((s, u_s), (t, u_t)):  # the solver's part across the normal stays
         vx, vy = d.body.velocity
         along = vx * nx + vy * ny
         d.body.velocity = (vx + (u - along) * nx, vy + (u - along) * ny)
     vz_s1 = _no_energy_made(s, t, vz_s1, e0, m, inertia)
     w._struck[1][pair_key] = _pair_energy(s, t, m, inertia) + 0.5 * m * vz_s1 * vz_s1
-    _met_earlier(s, t, ps, pt_, spins, elapsed)
+    _met_earlier(s, t, ps, pt_, spins, tau)
     w._current = False
     if s.airborne:
         # the new rise from the contact on (``elapsed`` into the step): the coming flight step
         # integrates the whole step from the step's start at the speed that has vz_s1 then
-        vz0 = vz_s1 + w.params.gravity * elapsed
-        s.z -= (vz0 - s.vz) * elapsed
+        vz0 = vz_s1 + w.params.gravity * met
+        s.z -= (vz0 - s.vz) * met
         s.vz = vz0
     elif vz_s1 > w.params.hop_min_speed:
         # it leaves at the contact, ``elapsed`` into the step (from the step's start, at the
         # default step a striker met late in a step rose up to a step early: the high breaks'
-        # displacement +1.2 % against refine 8, KS p 0.005)
-        launch(w, s, vz_s1, elapsed=elapsed, at=w.time - w.params.step + elapsed)
+        # displacement +1.2 % against refine 8, KS p 0.005), from its pitch and height then, and
+        # turning at its rate then: the flight step turns it over the whole step, so its pitch is
+        # put at the step's start on that line (as launch puts its height)
+        if before:
+            s.pitch = Pitch(phi - rate * met, rate, pt.side, pt.heading, pt.cause)
+        z = base_height(w, s) + lift(phi, w.params)
+        launch(w, s, vz_s1, z=z, elapsed=met, at=w.time - w.params.step + met)
+    elif rub != (0.0, 0.0):
+        # it stays on its edge: its pitch step takes the whole step, that friction with it
+        vx, vy = s.body.velocity
+        s.body.velocity = (vx - rub[0], vy - rub[1])
     return True
 
 
-def _met_earlier(s: DieRecord, t: DieRecord, vs: complex, vt: complex, spins, most: float) -> None:
-    """The pair's contact was found at the end of a collision step, up to a swept distance deep
-    (0.25 mm at the default step, a 32nd of that at refine 8): they met depth / closing speed
-    earlier, and have moved since at their new velocities, not the old ones.  Chipmunk pushes
-    such an overlap out only slowly, so without this a striker kept up to a sweep's depth closer
-    to the die it met (at the default step it met that die again as it rose over it)."""
+def _met_before(s: DieRecord, t: DieRecord, vs: complex, vt: complex, most: float) -> float:
+    """How long (s, at most ``most``) before the end of the collision step that found it the
+    pair's contact began: it was found up to a swept distance deep (0.25 mm at the default step, a
+    32nd of that at refine 8), depth / closing speed (``vs``, ``vt``: their velocities before it)."""
     found = s.shape.shapes_collide(t.shape)
     if not found.points:
-        return
+        return 0.0
     depth = max(-p.distance for p in found.points)
     nx, ny = found.normal
     closing = (vs.real - vt.real) * nx + (vs.imag - vt.imag) * ny
     if depth <= 0.0 or closing <= 0.0:
+        return 0.0
+    return min(depth / closing, most)
+
+
+def _met_earlier(s: DieRecord, t: DieRecord, vs: complex, vt: complex, spins, tau: float) -> None:
+    """The pair met ``tau`` s before the end of the collision step that found its contact
+    (:func:`_met_before`), and has moved since at its new velocities, not the old ones.  Chipmunk
+    pushes such an overlap out only slowly, so without this a striker kept up to a sweep's depth
+    closer to the die it met (at the default step it met that die again as it rose over it)."""
+    if tau <= 0.0:
         return
-    tau = min(depth / closing, most)
     for d, v0, w0 in ((s, vs, spins[0]), (t, vt, spins[1])):
         b = d.body
         (x, y), (vx, vy) = b.position, b.velocity

@@ -349,6 +349,33 @@ def step_die(w: WorldState, d: DieRecord, span: float = 0.0) -> bool:
     return False
 
 
+def until_contact(
+    w: WorldState, d: DieRecord, pt: Pitch, vx: float, vy: float, elapsed: float
+) -> tuple[float, float, float, float]:
+    """(phi, rate, vx, vy) of ``d``, pitched ``pt`` on the board at the step's start and sliding
+    at (vx, vy) then, ``elapsed`` s into the step, where it meets a die (flight.pitched_strike):
+    the pitch step's work over that part of the step, which its own run at the step's end would do
+    (its slide pays the dish's rise, the edge's friction at the pivot's load, the pendulum's swing).
+    A die that leaves the board at the contact takes no pitch step in this step; at the default
+    step the high break's striker left its edge up to a step's friction and swing early (its hop
+    0.12 % faster and its turn 0.07 rad/s slower than refine 8's, and a tumbling die's landings go
+    far apart after 0.3 s of flight: model 0.17)."""
+    p = w.params
+    rate = pt.rate
+    if _on_dish(w, d):
+        x, y = d.body.position  # (where the collision step left it: the contact)
+        vx, vy, rate = step_kernels.climb_paid(
+            x - vx * elapsed, y - vy * elapsed, x, y, vx, vy, rate, w._prm,
+            edge_inertia(p) / p.die_mass,
+        )  # fmt: skip
+    c0, s0 = math.cos(pt.phi), math.sin(pt.phi)
+    half_a = 0.5 * p.die_size
+    load = p.gravity * (1.0 - 0.375 * ((c0 - s0) * (c0 - s0))) - half_a * (c0 + s0) * rate * rate
+    vx, vy, _ = _rub(vx, vy, 0.0, p.mu_pitch * elapsed * max(0.0, load), 0.0)
+    phi, rate = swing(pt.phi, rate, elapsed, p)
+    return phi, rate, vx, vy
+
+
 def _on_dish(w: WorldState, d: DieRecord) -> bool:
     """Whether the pitch step pays the dish's rise under ``d``: on the board, not on or stepping
     off a platform's top (the lone-die kernel's where[0] and where[1] both < 0), nor on a die, and
