@@ -322,7 +322,7 @@ def refresh_flags(w: WorldState, nrows: int) -> None:
         w._near_idx = np.zeros(n, dtype=np.int64)
         w._near_pose = np.zeros((n, 3))
         # the special dice's numbers and their step's results (physics/compiled_steps)
-        w._sp = np.zeros((n, 4))
+        w._sp = np.zeros((n, compiled_steps.N_SP))
         w._sp_tmp = np.zeros((n, 5))
     if nrows != w._nrows:
         # the velocity write buffer: one (vx, vy, w) row per body in the Space's order
