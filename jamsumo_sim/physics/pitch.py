@@ -353,7 +353,7 @@ def until_contact(
     w: WorldState, d: DieRecord, pt: Pitch, vx: float, vy: float, elapsed: float
 ) -> tuple[float, float, float, float]:
     """(phi, rate, vx, vy) of ``d``, pitched ``pt`` on the board at the step's start and sliding
-    at (vx, vy) then, ``elapsed`` s into the step, where it meets a die (flight.pitched_strike):
+    at (vx, vy) then, ``elapsed`` s into the step, where it meets a die (pitched_strike.pitched_strike):
     the pitch step's work over that part of the step, which its own run at the step's end would do
     (its slide pays the dish's rise, the edge's friction at the pivot's load, the pendulum's swing).
     A die that leaves the board at the contact takes no pitch step in this step; at the default
