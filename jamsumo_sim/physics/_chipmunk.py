@@ -193,9 +193,10 @@ def _as(kind: str, p: Any) -> Any:
 
 def check_layout(space: pymunk.Space) -> None:
     """Refuse to clone unless Chipmunk's private structs are laid out as described: the Space's
-    fields against pymunk's getters, every body's pose, the touching arbiters among the cached ones,
-    and the dynamic tree walked (its leaves are exactly the dynamic shapes, parents point back, the
-    leaf set counts them).
+    fields against pymunk's getters, every body's pose, and the dynamic tree walked (its leaves are
+    exactly the dynamic shapes, parents point back, the leaf set counts them); for the release
+    also the touching arbiters among the cached ones (a Space's own are checked as they are
+    cloned, :func:`_clone_arbiters`).
 
     The release is judged once per process on a probe Space of our own (:func:`_probe_space`), so
     the verdict depends on the installed pymunk alone: judged on whichever Space happened to be
@@ -204,7 +205,7 @@ def check_layout(space: pymunk.Space) -> None:
     RuntimeError if ``space`` itself is not what the clone handles (that copy only)."""
     global _layout_ok
     if _layout_ok is None:
-        _layout_ok = _layout_matches(_probe_space())
+        _layout_ok = _layout_matches(_probe_space(), arbiters=True)
     if not _layout_ok:
         raise LayoutError(
             f"pymunk {pymunk.version}: Chipmunk's internals differ from what "
@@ -234,7 +235,7 @@ def _probe_space() -> pymunk.Space:
     return space
 
 
-def _layout_matches(space: pymunk.Space) -> bool:
+def _layout_matches(space: pymunk.Space, arbiters: bool = False) -> bool:
     sp = _as("Space *", space._space)
     dyn, sta = sp.dynamicShapes, sp.staticShapes
     if not (
@@ -266,7 +267,10 @@ def _layout_matches(space: pymunk.Space) -> bool:
         and all(address(c.parent) == address(n) for c, n in kids)
     ):
         return False
-    # the last step's touching arbiters (the Array clone_solver_state copies) are cached ones
+    if not arbiters:
+        return True
+    # (the release's verdict) the last step's touching arbiters, the Array clone_solver_state
+    # copies, read as addresses among the cached ones: the Array's layout, not dereferenced
     touching = sp.arbiters
     cached = {address(a) for a in space._get_arbiters()}
     return 0 <= touching.num <= len(cached) and all(
@@ -321,7 +325,9 @@ def _clone_arbiters(src, dst, arr_s, arr_d, shape_map: dict[int, int]) -> None:
         raise RuntimeError("Space.copy() has fewer cached arbiters than were touching")
     for k in range(arr_s.num):
         a = _ffi.cast("cpArbiter *", arr_s.arr[k])
-        b = by_shapes[(shape_map[address(a.a)], shape_map[address(a.b)])]
+        b = by_shapes.get((shape_map.get(address(a.a)), shape_map.get(address(a.b))))
+        if b is None:
+            raise RuntimeError("a touching arbiter is not among the cached ones")
         arr_d.arr[k] = _cp.cast("void *", address(b))
     arr_d.num = arr_s.num
 
