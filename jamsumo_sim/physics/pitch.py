@@ -368,10 +368,8 @@ def until_contact(
             x - vx * elapsed, y - vy * elapsed, x, y, vx, vy, rate, w._prm,
             edge_inertia(p) / p.die_mass,
         )  # fmt: skip
-    c0, s0 = math.cos(pt.phi), math.sin(pt.phi)
-    half_a = 0.5 * p.die_size
-    load = p.gravity * (1.0 - 0.375 * ((c0 - s0) * (c0 - s0))) - half_a * (c0 + s0) * rate * rate
-    vx, vy, _ = _rub(vx, vy, 0.0, p.mu_pitch * elapsed * max(0.0, load), 0.0)
+    load = flight.pivot_load(pt.phi, rate, p)
+    vx, vy, _ = _rub(vx, vy, 0.0, p.mu_pitch * elapsed * load, 0.0)
     phi, rate = swing(pt.phi, rate, elapsed, p)
     return phi, rate, vx, vy
 
