@@ -129,6 +129,7 @@ def pack_special(w: WorldState) -> None:
             sp[i, S_RATE] = pt.rate
         sp[i, S_Z] = d.z
         sp[i, S_VZ] = d.vz
+        sp[i, S_KICKED] = d.kicked_step
 
 
 def unpack_special(w: WorldState) -> None:
@@ -137,7 +138,7 @@ def unpack_special(w: WorldState) -> None:
     sp, order, kind = w._sp, w._order, w._kind
     for i in w._kind_idx:
         d = order[i]
-        phi, rate, z, vz = sp[i].tolist()
+        phi, rate, z, vz = sp[i].tolist()[:4]
         kd = kind[i]
         pt = d.pitch
         if kd == KIND_PITCHED:
@@ -306,6 +307,10 @@ KIND_PYTHON, KIND_PITCHED, KIND_FLYING, KIND_FLYING_PITCHED = 0, 1, 2, 3
 KIND_LEANING, KIND_ON_DIE = 4, 5  # against or on the die ``partner`` (physics/stacking.py)
 # columns of the special dice's state (``special_state``): the pitch (phi, rate), flight (z, vz)
 S_PHI, S_RATE, S_Z, S_VZ = 0, 1, 2, 3
+# the step (World.steps) in which a flat die was tipped up after its kick (DieRecord.kicked_step):
+# its pitch step pays no dish in that step (pitch._on_dish)
+S_KICKED = 4
+N_SP = 5
 # layout of flight_params' vector
 F_DT, F_G, F_HALF_A, F_SIZE, F_WALL_TOP, F_HOLE_R, F_SLOP, F_REACH = 0, 1, 2, 3, 4, 5, 6, 7
 F_LEAN_REACH, F_MASS, F_HOP_SPEED, F_RESTITUTION, F_HOP_CHANCE = 8, 9, 10, 11, 12
@@ -355,7 +360,7 @@ def _band_bits(key):
 @njit(**_JIT)
 def special_steps(
     cand, n_cand, kind, sp, tmp, st, state, rows, q, fprm, max_top, land_tops, groups, plats,
-    partner, stands,
+    partner, stands, step_no,
 ):  # fmt: skip
     """physics/support.after_step for the listed dice, if every one of them takes the usual step
     (support._after_step_die's branches for the kinds above, nothing else): their new numbers in
@@ -375,6 +380,11 @@ def special_steps(
             st[step_kernels.P_VX] = state[r, 3]
             st[step_kernels.P_VY] = state[r, 4]
             st[step_kernels.P_SPIN] = state[r, 5]
+            st[step_kernels.P_X] = state[r, 0]
+            st[step_kernels.P_Y] = state[r, 1]
+            # (this kind: alone on the board; not tipped up in this step after its kick:
+            # pitch._on_dish, pitch._kernel_step)
+            st[step_kernels.P_DISH] = 0.0 if sp[i, S_KICKED] == step_no else 1.0
             if step_kernels.pitch_step(st, q) != step_kernels.PITCH_ON:
                 return False
             x, y = state[r, 0], state[r, 1]
@@ -705,7 +715,7 @@ def run_steps(
         if n_cand != 0 and not limit:
             handled = special_steps(
                 cand, n_cand, kind, sp, tmp, st, state, rows, q, fprm, max_top, land_tops,
-                groups, plats, partner, stands,
+                groups, plats, partner, stands, steps_base + steps,
             )  # fmt: skip
             if handled:
                 if _commit_special(addr, cand, n_cand, kind, sp, tmp, state, rows, bodies, shapes):

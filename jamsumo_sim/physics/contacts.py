@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import fastbody, flight, pitch, platforms, step_kernels, view
+from . import fastbody, flight, pitch, pitched_strike, platforms, step_kernels, view
 from .datatypes import DieRecord, Pitch
 from .edges import strike_pitch_rate
 from .events import COLLISION, Event
@@ -229,9 +229,9 @@ def on_collision(
     the contact's impulse (N s, its sign either way), when known."""
     p = w.params
     elapsed = 0.0 if t is None else _elapsed(w, t)
-    if flight.pitched_strike(w, a, b, elapsed, impulse, jvec) or flight.pitched_strike(
-        w, b, a, elapsed, impulse, jvec
-    ):
+    if pitched_strike.pitched_strike(
+        w, a, b, elapsed, impulse, jvec
+    ) or pitched_strike.pitched_strike(w, b, a, elapsed, impulse, jvec):
         return
     if a.airborne or b.airborne or a.on_die is not None or b.on_die is not None:
         if a.level == b.level and a.fall_time is None and b.fall_time is None:

@@ -115,6 +115,9 @@ class DieRecord:
     on_die: str | None = None  # the die it rests on top of (physics/stacking.py)
     lean: str | None = None  # the die it leans against, tilted (physics/stacking.py)
     pitch: Pitch | None = None  # tipped up on an edge, tumbling or rocking (physics/pitch.py)
+    # the step (World.steps) in which a flat die was tipped up after that step's kick had given
+    # it the slope's force (pitch.start): its pitch step does not pay the dish's rise again
+    kicked_step: int = -1
     group: int = 0  # dice of different groups never touch (World.set_contact_group)
     x: float = 0.0  # pose/velocity cache; authoritative when the die is out of the space
     y: float = 0.0

@@ -82,6 +82,21 @@ def edge_normal_force(phi: float, rate: float, p: PhysicsParams) -> float:
     return p.gravity - 0.5 * p.die_size * (c + s) * rate * rate
 
 
+def pivot_load(phi: float, rate: float, p: PhysicsParams) -> float:
+    """The normal force per unit mass (m/s^2, >= 0) on the edge of a die turning at ``rate`` about
+    it at ``phi``: m (g + z''), z the centre's height (a/2)(cos + sin - 1), the pendulum's
+    phi'' = (3 g / 4 a)(sin - cos), so g (1 - 3/8 (cos - sin)^2) - r_z rate^2.  The edge's
+    friction in the pitch step is mu_pitch times this, not mu_pitch g: a rocking die's centre is
+    thrown up and falls back, so over a rock and its slap the board carries m g T - m v_z0, and the
+    3D die's slide loses mu v_z0 less than the weight's (model 0.17; docs/physics.md "Rocking on
+    the edge").  step_kernels.pivot_load is the compiled paths' form, the same operations."""
+    c, s = math.cos(phi), math.sin(phi)
+    load = (
+        p.gravity * (1.0 - 0.375 * ((c - s) * (c - s))) - 0.5 * p.die_size * (c + s) * rate * rate
+    )
+    return max(0.0, load)
+
+
 def lifts_off(phi: float, rate: float, p: PhysicsParams) -> bool:
     """True if a die turning forward at ``rate`` about its edge at ``phi`` leaves the board there:
     its centre is rising and :func:`edge_normal_force` is negative (from flat: rate >
@@ -276,161 +291,6 @@ def tilted_impact(
         return None
     j = (1.0 + e) * vn / (2.0 * c * c + s * s)
     return u_s - j * c, vz_s + j * s, u_t + j * c
-
-
-def pitched_strike(
-    w: WorldState,
-    s: DieRecord,
-    t: DieRecord,
-    elapsed: float,
-    impulse: float,
-    jvec: tuple[float, float] | None = None,
-) -> bool:
-    """``s``, pitched forward (on the board or in the air, physics.md s8.5 "pitched strikers"),
-    met ``t`` standing in front of it ``elapsed`` s into the step: the impact along s's tilted
-    front face (:func:`tilted_impact`, at its pitch then, from the velocities just before the
-    contact: now less its impulse, :func:`pre_contact`) replaces the
-    solver's flat one along the line of centres; s rises (a hop if it was on the board).  True if
-    it applied.  (From the step's start, at the default step a die pushed on within the step lost
-    that push: in a centred break a pitched die struck the next one at 1.1 m/s where refine 8 has
-    2.4, and the pitch read at the step's start missed a pitch begun within it.)"""
-    pt = s.pitch
-    if pt is None or t.airborne or t.pitch is not None:
-        return False
-    # its pitch when it met t, ``elapsed`` into the step (the step's pitch or flight step turns it
-    # only at the step's end): a die tumbling at 66 rad/s turns 0.13 rad in 2 ms, and one struck
-    # within the step starts below flat (contacts._started_at)
-    phi = pt.phi + pt.rate * elapsed
-    if s.airborne:
-        phi %= QUARTER
-    if phi <= FLAT_PITCH:
-        return False
-    if s.level != t.level or s.fall_time is not None or t.fall_time is not None:
-        return False
-    (sx, sy), (tx, ty) = fastbody.position(s.body), fastbody.position(t.body)
-    dist = math.hypot(tx - sx, ty - sy)
-    if dist == 0.0:
-        return False
-    nx, ny = (tx - sx) / dist, (ty - sy) / dist
-    if nx * math.cos(pt.heading) + ny * math.sin(pt.heading) <= 0.0:
-        return False  # t is not in front of the tipped face
-    if w._dirty:
-        view.read(w)
-    # the pair just before this contact: now, less the contact's impulse (the step's earlier
-    # contacts, another die's push within the step, stay in it); the spins the step's start's
-    # (view.pre_vc's rows): the contact's friction may have spun them up, and the energy held
-    # below must be no more than the pair had
-    (sx0, sy0), (tx0, ty0) = pre_contact(s, t, nx, ny, impulse, jvec, w.params.die_mass)
-    ps, pt_ = complex(sx0, sy0), complex(tx0, ty0)
-    pair = w._wbuf[w._rows[[w._index[s.id], w._index[t.id]]]]
-    vz_s = 0.0
-    if s.airborne:  # (its rise then)
-        vz_s = s.vz - w.params.gravity * elapsed
-    out = tilted_impact(phi, ps.real * nx + ps.imag * ny, vz_s, pt_.real * nx + pt_.imag * ny,
-                        w.params.restitution)  # fmt: skip
-    if out is None:
-        return False
-    u_s, vz_s1, u_t = out
-    m, inertia = w.params.die_mass, w._inertia
-    spins = pair[:, 2]
-    e0 = 0.5 * m * (abs(ps) ** 2 + abs(pt_) ** 2 + vz_s * vz_s)
-    e0 += 0.5 * inertia * float(spins[0] ** 2 + spins[1] ** 2)
-    # the same pair struck again within the step: no more than it held after the last strike.  The
-    # tilted impact turns much of the blow upward, the planar solver finds the pair still closing
-    # and meets it again, and "now less the impulse" counted that solver's push as motion the pair
-    # had (a die falling onto a die's edge: 10 mJ to 33 mJ in three contacts of one step)
-    pair_key = (s.id, t.id) if s.id <= t.id else (t.id, s.id)
-    if w._struck[0] != w.steps:
-        w._struck = (w.steps, {})
-    held = w._struck[1].get(pair_key)
-    if held is not None:
-        e0 = min(e0, held)
-    for d, u in ((s, u_s), (t, u_t)):  # the solver's part across the normal stays
-        vx, vy = d.body.velocity
-        along = vx * nx + vy * ny
-        d.body.velocity = (vx + (u - along) * nx, vy + (u - along) * ny)
-    vz_s1 = _no_energy_made(s, t, vz_s1, e0, m, inertia)
-    w._struck[1][pair_key] = _pair_energy(s, t, m, inertia) + 0.5 * m * vz_s1 * vz_s1
-    _met_earlier(s, t, ps, pt_, spins, elapsed)
-    w._current = False
-    if s.airborne:
-        # the new rise from the contact on (``elapsed`` into the step): the coming flight step
-        # integrates the whole step from the step's start at the speed that has vz_s1 then
-        vz0 = vz_s1 + w.params.gravity * elapsed
-        s.z -= (vz0 - s.vz) * elapsed
-        s.vz = vz0
-    elif vz_s1 > w.params.hop_min_speed:
-        # it leaves at the contact, ``elapsed`` into the step (from the step's start, at the
-        # default step a striker met late in a step rose up to a step early: the high breaks'
-        # displacement +1.2 % against refine 8, KS p 0.005)
-        launch(w, s, vz_s1, elapsed=elapsed, at=w.time - w.params.step + elapsed)
-    return True
-
-
-def _met_earlier(s: DieRecord, t: DieRecord, vs: complex, vt: complex, spins, most: float) -> None:
-    """The pair's contact was found at the end of a collision step, up to a swept distance deep
-    (0.25 mm at the default step, a 32nd of that at refine 8): they met depth / closing speed
-    earlier, and have moved since at their new velocities, not the old ones.  Chipmunk pushes
-    such an overlap out only slowly, so without this a striker kept up to a sweep's depth closer
-    to the die it met (at the default step it met that die again as it rose over it)."""
-    found = s.shape.shapes_collide(t.shape)
-    if not found.points:
-        return
-    depth = max(-p.distance for p in found.points)
-    nx, ny = found.normal
-    closing = (vs.real - vt.real) * nx + (vs.imag - vt.imag) * ny
-    if depth <= 0.0 or closing <= 0.0:
-        return
-    tau = min(depth / closing, most)
-    for d, v0, w0 in ((s, vs, spins[0]), (t, vt, spins[1])):
-        b = d.body
-        (x, y), (vx, vy) = b.position, b.velocity
-        b.position = (x + (vx - v0.real) * tau, y + (vy - v0.imag) * tau)
-        b.angle = b.angle + (b.angular_velocity - float(w0)) * tau
-
-
-def _pair_energy(s: DieRecord, t: DieRecord, m: float, inertia: float) -> float:
-    """The pair's slide and spin energy (J)."""
-    e = 0.0
-    for d in (s, t):
-        (vx, vy), om = d.body.velocity, d.body.angular_velocity
-        e += 0.5 * m * (vx * vx + vy * vy) + 0.5 * inertia * om * om
-    return e
-
-
-def _no_energy_made(
-    s: DieRecord, t: DieRecord, vz: float, e0: float, m: float, inertia: float
-) -> float:
-    """The tilted impact's rise with the solver's spin and friction changes could show more
-    energy than the pair had before the step's contacts (``e0``): the pair's motion about its
-    mean velocity and the spins are scaled down (momentum kept, as
-    contacts.limit_contact_energy does), the rise kept; only if the rise alone is more than the
-    pair had over its mean motion does it give up the rest.  Returns the rise kept.
-
-    The rise is the impact law's (tilted_impact, checked against the 3D reference), the flat
-    motion's excess the planar solver's: its flat contact meets the block die's corner a few mm
-    off the line of centres and spins both dice up (~110 rad/s each in the high break's strike),
-    by an amount that moves with the collision step.  Paid out of the rise, that made the
-    striker's hop converge at first order (1.3409 / 1.3328 / 1.3287 / 1.3267 m/s at refine
-    1 / 2 / 4 / 8, 60 high breaks); paid out of the flat motion, it is 1.4326-1.4327 at every
-    refine.  Paid out of the spins alone, the struck die spun at the same rate at every refine
-    but the block around it moved at first order (a neighbour pushed 12 mm at the default step,
-    2.5 mm at refine 8, in half the breaks)."""
-    flat = _pair_energy(s, t, m, inertia)
-    if flat + 0.5 * m * vz * vz <= e0:
-        return vz
-    (ax, ay), (bx, by) = s.body.velocity, t.body.velocity
-    cx, cy = 0.5 * (ax + bx), 0.5 * (ay + by)
-    ke_cm = m * (cx * cx + cy * cy)
-    room = e0 - 0.5 * m * vz * vz - ke_cm  # what the motion about the mean may keep
-    if room < 0.0:  # not even with none of it: the rise takes what is left
-        vz = math.sqrt(max(0.0, 2.0 * (e0 - ke_cm) / m))
-        room = 0.0
-    f = math.sqrt(room / (flat - ke_cm)) if flat > ke_cm else 0.0
-    for d, (vx, vy) in ((s, (ax, ay)), (t, (bx, by))):
-        d.body.velocity = (cx + f * (vx - cx), cy + f * (vy - cy))
-        d.body.angular_velocity = f * d.body.angular_velocity
-    return vz
 
 
 def step_die(w: WorldState, d: DieRecord, x: float, y: float, i: int = -1) -> tuple[bool, float]:
@@ -657,10 +517,11 @@ def _land(
             flies = edge_normal_force(phi, rate1, p) < 0.0
             if not flies:
                 vz_out = 0.0
-        rz = 0.5 * p.die_size * (math.cos(phi) + math.sin(phi))
-        # in the air the body's velocity is the centre's; on the surface the edge's slide (the
-        # pitch carries the rest)
-        slide = u1 if flies else u1 - rate1 * rz
+        # the body's velocity is the centre's, in the air and on the edge alike (model 0.17: the
+        # strike, the edge's friction, the lift-off, the slap and the face's landing all take it
+        # so; models 0.15-0.16 took the edge's slide here, u1 - rate1 r_z, and a die that came
+        # down on its edge lost its turn's r_z rate1 of slide: docs/physics.md "Rocking on the edge")
+        slide = u1
         if not flies:
             # the pitch's bookkeeping (slide, turn about the edge) must not show more energy
             # than the flight had (a slipping edge's cross term): scale it back

@@ -116,6 +116,16 @@ def landing(rate: float, u: float, p: PhysicsParams) -> tuple[float, float]:
     return step_kernels.face_landing(rate, u, p.mu_landing, p.die_size)
 
 
+def centre_landing(rate: float, v: float, p: PhysicsParams) -> tuple[float, float]:
+    """(rate', v') after the new face lands, ``v`` the centre's slide along the tip direction (the
+    body's velocity, as the strike, the edge's friction, the slap and flight all take it): the
+    edge slides at v - rate a/2 at the quarter turn, :func:`landing` acts on that, and the centre
+    then moves at the new edge's slide plus rate' a/2 (model 0.17; models 0.15-0.16 gave the
+    landing the centre's slide as the edge's, and a die tumbling on the board gained the pitch's
+    rate a/2 of slide at each landing: docs/physics.md "Rocking on the edge")."""
+    return step_kernels.centre_landing(rate, v, p.mu_landing, p.die_size)
+
+
 def trip_rate(v: float, step: float, p: PhysicsParams) -> float:
     """Pitch rate (rad/s) a die keeps after tumbling over an edge ``step`` above its base at
     ``v``: the rotation left at the landing (edges.speed_after_trip's energy ``left``, about the
@@ -144,6 +154,8 @@ def start(w: WorldState, d: DieRecord, body_dir: float, rate: float, cause: str)
     side = round(body_dir / QUARTER) % 4
     heading = math.remainder(d.body.angle + side * QUARTER, 2 * math.pi)
     old = d.pitch
+    if old is None and not d.airborne:
+        d.kicked_step = w.steps  # (a flick comes before its step: steps is the last one's)
     if old is not None and old.side == side:
         d.pitch = Pitch(old.phi, old.rate + rate, side, old.heading, old.cause)
     else:
@@ -171,8 +183,9 @@ def _consts(w: WorldState) -> tuple[float, ...]:
     q = step_kernels.pitch_params(
         dt=p.step, a=p.die_size, g=p.gravity, mu_pitch=p.mu_pitch, hop_lift=p.hop_lift,
         hop_min_speed=p.hop_min_speed, max_angle=MAX_SUBSTEP_ANGLE / p.refine, consts=consts,
+        prm=w._prm, i_edge_per_mass=edge_inertia(p) / p.die_mass,
     )  # fmt: skip
-    w._pitch_consts = (p, consts, q, np.zeros(5))
+    w._pitch_consts = (p, consts, q, np.zeros(step_kernels.N_PITCH_STATE))
     return consts
 
 
@@ -189,10 +202,12 @@ def _kernel_step(w: WorldState, d: DieRecord, pt: Pitch) -> bool | None:
     b = d.body
     vx, vy, spin = fastbody.motion(b)
     st[0], st[1], st[2], st[3], st[4] = pt.phi, pt.rate, vx, vy, spin
+    st[5], st[6] = b.position
+    st[7] = 1.0 if _on_dish(w, d) else 0.0
     code = step_kernels.pitch_step(st, q)
     if code == step_kernels.PITCH_PYTHON:
         return None
-    phi, rate, vx, vy, spin = st.tolist()
+    phi, rate, vx, vy, spin = st.tolist()[:5]
     fastbody.set_motion(b, vx, vy, spin)
     if code == step_kernels.PITCH_ON:
         # a Pitch built as its named-tuple constructor does, minus that call's frame
@@ -235,6 +250,8 @@ def step_die(w: WorldState, d: DieRecord, span: float = 0.0) -> bool:
     done = _kernel_step(w, d, pt) if span == 0.0 else None
     if done is not None:
         return done
+    if _on_dish(w, d):
+        pt = _slope_paid(w, d, pt, span if span > 0.0 else p.step)
     g = p.gravity
     phi, rate, side = pt.phi, pt.rate, pt.side
     vx, vy = fastbody.velocity(b)
@@ -243,9 +260,10 @@ def step_die(w: WorldState, d: DieRecord, span: float = 0.0) -> bool:
     n = max(1, math.ceil(h_all * (abs(rate) + tip) / (MAX_SUBSTEP_ANGLE / p.refine)))
     h = h_all / n
     hh = 0.5 * h
-    dv = p.mu_pitch * g * h  # the edge's friction: speed lost per substep
-    # a line contact a long, evenly loaded: friction torque mu m g a/4 on I = m a^2/6
-    dspin = 1.5 * p.mu_pitch * g / p.die_size * h
+    # the edge's friction per substep, per unit of its load (m/s^2): speed lost, and spin (a line
+    # contact a long, evenly loaded: friction torque mu N a/4 on I = m a^2/6)
+    mu_h = p.mu_pitch * h
+    spin_mu_h = 1.5 * p.mu_pitch / p.die_size * h
     turns = 0
     pitched = True
     sin, cos, sqrt, copysign = math.sin, math.cos, math.sqrt, math.copysign
@@ -271,10 +289,10 @@ def step_die(w: WorldState, d: DieRecord, span: float = 0.0) -> bool:
             # late, 1.8 ms in the high break's striker)
             flight.launch(w, d, p.hop_lift * (half_a * (c0 - s0) * rate), ahead=h_all - i * h)
             return True
-        v = math.hypot(vx, vy)
-        scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
-        vx, vy = vx * scale, vy * scale
-        spin = copysign(max(0.0, abs(spin) - dspin), spin)
+        # the edge carries the pivot's own normal force, not the weight (flight.pivot_load)
+        load = g * (1.0 - 0.375 * ((c0 - s0) * (c0 - s0))) - half_a * (c0 + s0) * rate * rate
+        load = max(0.0, load)
+        vx, vy, spin = _rub(vx, vy, spin, mu_h * load, spin_mu_h * load)
         # swing(phi, rate, h, p)
         k1p, k1v = rate, k * (s0 - c0)
         q = phi + hh * k1p
@@ -295,7 +313,13 @@ def step_die(w: WorldState, d: DieRecord, span: float = 0.0) -> bool:
         else:
             phi, rate, s0, c0 = phi1, copysign(sqrt(2.0 * left / i_e), rate1), s1, c1
         if phi <= 0.0 and rate <= 0.0:
-            pitched = False  # rocked back: flat again, the pitch energy lost on the slap
+            # rocked back: flat again, the pitch energy lost on the slap, whose impulse (the
+            # centre's fall) brings the edge's friction (flight.slap_friction)
+            pitched = False
+            fall = half_a * (c0 - s0) * -rate
+            vx, vy, spin = _rub(
+                vx, vy, spin, p.mu_pitch * fall, 1.5 * p.mu_pitch / p.die_size * fall
+            )
             break
         if phi >= QUARTER:
             # landed (a substep sweeps at most MAX_SUBSTEP_ANGLE): at the rate the pitch's
@@ -323,6 +347,70 @@ def step_die(w: WorldState, d: DieRecord, span: float = 0.0) -> bool:
         view.mark(w, d)
         return True
     return False
+
+
+def until_contact(
+    w: WorldState, d: DieRecord, pt: Pitch, vx: float, vy: float, elapsed: float
+) -> tuple[float, float, float, float]:
+    """(phi, rate, vx, vy) of ``d``, pitched ``pt`` on the board at the step's start and sliding
+    at (vx, vy) then, ``elapsed`` s into the step, where it meets a die (pitched_strike.pitched_strike):
+    the pitch step's work over that part of the step, which its own run at the step's end would do
+    (its slide pays the dish's rise, the edge's friction at the pivot's load, the pendulum's swing).
+    A die that leaves the board at the contact takes no pitch step in this step; at the default
+    step the high break's striker left its edge up to a step's friction and swing early (its hop
+    0.12 % faster and its turn 0.07 rad/s slower than refine 8's, and a tumbling die's landings go
+    far apart after 0.3 s of flight: model 0.17)."""
+    p = w.params
+    rate = pt.rate
+    if _on_dish(w, d):
+        x, y = d.body.position  # (where the collision step left it: the contact)
+        vx, vy, rate = step_kernels.climb_paid(
+            x - vx * elapsed, y - vy * elapsed, x, y, vx, vy, rate, w._prm,
+            edge_inertia(p) / p.die_mass,
+        )  # fmt: skip
+    load = flight.pivot_load(pt.phi, rate, p)
+    vx, vy, _ = _rub(vx, vy, 0.0, p.mu_pitch * elapsed * load, 0.0)
+    phi, rate = swing(pt.phi, rate, elapsed, p)
+    return phi, rate, vx, vy
+
+
+def _on_dish(w: WorldState, d: DieRecord) -> bool:
+    """Whether the pitch step pays the dish's rise under ``d``: on the board, not on or stepping
+    off a platform's top (the lone-die kernel's where[0] and where[1] both < 0), nor on a die, and
+    not tipped up in this step after its kick gave it the slope's force for the step."""
+    return d.level is None and d.straddle is None and d.on_die is None and d.kicked_step != w.steps
+
+
+def _slope_paid(w: WorldState, d: DieRecord, pt: Pitch, h_all: float) -> Pitch:
+    """The pitch after the die's slide has paid the dish's rise over the ``h_all`` seconds it
+    moved on the board in this step (from its position less its velocity times ``h_all``; or been
+    paid by its fall): step_kernels.climb_paid, as the compiled step_kernels.pitch_step pays it
+    first (the lone-die kernel the same).
+    The kick, which gives a flat die the slope's force, skips a pitched die; the weight's friction
+    hid that until the edge carried its own normal force (model 0.17), and a die turning fast on
+    its edge then climbed the dish for nothing (2-3 uJ a step in test_energy_steps' seed 5991)."""
+    b = d.body
+    x, y = b.position
+    vx, vy = fastbody.velocity(b)
+    p = w.params
+    x0, y0 = x - vx * h_all, y - vy * h_all
+    vx1, vy1, rate = step_kernels.climb_paid(
+        x0, y0, x, y, vx, vy, pt.rate, w._prm, edge_inertia(p) / p.die_mass
+    )
+    if vx1 != vx or vy1 != vy:
+        b.velocity = (vx1, vy1)
+    if rate != pt.rate:
+        pt = Pitch(pt.phi, rate, pt.side, pt.heading, pt.cause)
+        d.pitch = pt
+    return pt
+
+
+def _rub(vx: float, vy: float, spin: float, dv: float, dspin: float) -> tuple[float, float, float]:
+    """The edge's friction: ``dv`` of slide and ``dspin`` of spin taken, neither past zero
+    (step_kernels.rub, the same operations)."""
+    v = math.hypot(vx, vy)
+    scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
+    return vx * scale, vy * scale, math.copysign(max(0.0, abs(spin) - dspin), spin)
 
 
 def _land(
@@ -358,7 +446,7 @@ def _land(
         return vx, vy, 0.0, True, at
     tumble(w, d, side * QUARTER, cause)
     u = vx * cx + vy * cy
-    rate1, u1 = landing(rate, u, p)
+    rate1, u1 = centre_landing(rate, u, p)
     vx1, vy1 = vx + (u1 - u) * cx, vy + (u1 - u) * cy
     if hit is not None:
         vx1, vy1 = _strike(w, d, hit, vx1, vy1)

@@ -833,16 +833,43 @@ def edge_leave_force(c, s, rate, g, half_a):
 
 
 @njit(**_JIT)
+def pivot_load(c, s, rate, g, half_a):
+    """The normal force per unit mass (m/s^2, >= 0) on the edge of a die turning at ``rate``
+    about it at a pitch of cosine ``c`` and sine ``s``: g (1 - 3/8 (c - s)^2) - r_z rate^2
+    (flight.pivot_load states the law; the pitch step's edge friction, in every path)."""
+    load = g * (1.0 - 0.375 * ((c - s) * (c - s))) - half_a * (c + s) * rate * rate
+    return load if load > 0.0 else 0.0
+
+
+@njit(**_JIT)
+def rub(vx, vy, spin, dv, dspin):
+    """The edge's friction: ``dv`` of slide and ``dspin`` of spin taken, neither past zero
+    (pitch._rub, the same operations; Python's max(0.0, t) is ``t if t > 0.0 else 0.0``)."""
+    v = py_hypot(vx, vy)
+    if v > 0.0:
+        t = v - dv
+        scale = (t if t > 0.0 else 0.0) / v
+    else:
+        scale = 0.0
+    t = abs(spin) - dspin
+    return vx * scale, vy * scale, math.copysign(t if t > 0.0 else 0.0, spin)
+
+
+@njit(**_JIT)
 def dish_height(x, y, prm):
     """Surface.height at (x, y) from the kick's parameters (m, <= 0; the tilt not included):
     -depth u^3, u = (R_d^2 - min(r^2, R_d^2)) / (R_d^2 - r_hole^2), depth = c_slope span / 6."""
-    inv_span = prm[_P_INV_SPAN]
-    if prm[_P_C_SLOPE] == 0.0 or inv_span == 0.0:
+    return _dish_height(x, y, prm[_P_C_SLOPE], prm[_P_INV_SPAN], prm[_P_R_DISH2])
+
+
+@njit(inline="always", **_JIT)
+def _dish_height(x, y, c_slope, inv_span, rd2):
+    """:func:`dish_height` from the dish's three numbers."""
+    if c_slope == 0.0 or inv_span == 0.0:
         return 0.0
     r2 = x * x + y * y
-    rd2 = prm[_P_R_DISH2]
     u = (rd2 - min(r2, rd2)) * inv_span
-    return -prm[_P_C_SLOPE] / (6.0 * inv_span) * u * u * u
+    return -c_slope / (6.0 * inv_span) * u * u * u
 
 
 @njit(**_JIT)
@@ -850,12 +877,22 @@ def climb_paid(x, y, x1, y1, vx, vy, rate, prm, i_edge_per_mass):
     """(vx, vy, rate) once a quarter turn's jump from (x, y) to (x1, y1) has paid the dish's rise
     between them, g dh per unit mass, out of the slide and then the pitch (``i_edge_per_mass``:
     I_edge / m), or been paid by its fall (into the slide, along it; at rest in the plane the fall
-    has no direction to go).  pitch._land and the lone-die kernel's quarter turn both call it."""
-    dh = dish_height(x1, y1, prm) - dish_height(x, y, prm)
+    has no direction to go).  pitch._land and the lone-die kernel's quarter turn both call it,
+    and (:func:`pitch_step`) a pitched die's move on the board in a step."""
+    return _climb(
+        x, y, x1, y1, vx, vy, rate, prm[_P_G], prm[_P_C_SLOPE], prm[_P_INV_SPAN], prm[_P_R_DISH2],
+        i_edge_per_mass,
+    )  # fmt: skip
+
+
+@njit(inline="always", **_JIT)
+def _climb(x, y, x1, y1, vx, vy, rate, g, c_slope, inv_span, rd2, i_edge_per_mass):
+    """:func:`climb_paid` from the dish's numbers."""
+    dh = _dish_height(x1, y1, c_slope, inv_span, rd2) - _dish_height(x, y, c_slope, inv_span, rd2)
     if dh == 0.0:
         return vx, vy, rate
     v2 = vx * vx + vy * vy
-    left = v2 - 2.0 * prm[_P_G] * dh
+    left = v2 - 2.0 * g * dh
     if v2 > 0.0 and left >= 0.0:
         k = math.sqrt(left / v2)
         return vx * k, vy * k, rate
@@ -872,6 +909,18 @@ def face_landing(rate, u, mu, a):
     """(rate', u') after a pitched die's new face lands (physics/pitch.landing states the law):
     a plastic impact at the new edge with Coulomb friction ``mu``, never gaining energy.  The
     World and the sweeps' lone-die model both call this one definition."""
+    rate1, u1 = _edge_face_landing(rate, u, mu, a)
+    e0 = 0.5 * u * u + a * a * rate * rate / 3.0
+    e1 = 0.5 * u1 * u1 + a * a * rate1 * rate1 / 3.0
+    if e1 > e0 > 0.0:
+        s = math.sqrt(e0 / e1)
+        rate1, u1 = rate1 * s, u1 * s
+    return rate1, u1
+
+
+@njit(inline="always", **_JIT)
+def _edge_face_landing(rate, u, mu, a):
+    """:func:`face_landing`'s impact, before its energy guard."""
     w = rate * a  # the new edge's fall speed
     f = -(2.5 * u + 1.5 * w) / 4.0
     n = (2.5 * w + 1.5 * u) / 4.0
@@ -883,12 +932,33 @@ def face_landing(rate, u, mu, a):
             f = -mu * s * n
     rate1 = rate - 3.0 * (n + f) / a
     u1 = u + 2.5 * f + 1.5 * n
-    e0 = 0.5 * u * u + a * a * rate * rate / 3.0
-    e1 = 0.5 * u1 * u1 + a * a * rate1 * rate1 / 3.0
+    return rate1, u1
+
+
+@njit(**_JIT)
+def centre_landing(rate, v, mu, a):
+    """(rate', v') after a pitched die's new face lands, ``v`` the centre's slide along the tip
+    direction (the body's velocity: the strike, the edge's friction, the slap and flight all take
+    it as the centre's; physics/pitch.centre_landing states the law).  At the quarter turn the
+    centre moves rate a/2 ahead of its sliding edge, so the edge slides at v - rate a/2:
+    :func:`face_landing` on that, and the centre then moves at the new edge's slide plus rate' a/2.
+    A centre slower than rate a/2 leads its edge by its own speed only (lead v / rate): the
+    pivot's grip that would carry a real centre on is not in the model, and a die tipped from rest
+    lands as the edge's law has it.  Never more of the model's energy (1/2 v^2 + a^2 rate^2 / 3 per
+    unit mass) than before (face_landing's own guard, on the edge's slide, is not the energy here:
+    it cut a slipping landing's turn and slide that the rigid impact keeps).  The World and the sweeps' lone-die model both call this one
+    definition."""
+    lead = 0.5 * a * rate
+    if lead > v:
+        lead = v if v > 0.0 else 0.0
+    rate1, u1 = _edge_face_landing(rate, v - lead, mu, a)
+    v1 = u1 + (rate1 * (lead / rate) if rate > 0.0 else 0.0)
+    e0 = 0.5 * v * v + a * a * rate * rate / 3.0
+    e1 = 0.5 * v1 * v1 + a * a * rate1 * rate1 / 3.0
     if e1 > e0 > 0.0:
         s = math.sqrt(e0 / e1)
-        rate1, u1 = rate1 * s, u1 * s
-    return rate1, u1
+        rate1, v1 = rate1 * s, v1 * s
+    return rate1, v1
 
 
 @njit(**_JIT)
@@ -959,9 +1029,10 @@ def landing_rise(phi, z1, vz1, top, rate, v2, a, g):
     return phi1, zc, -math.sqrt(t if t > 0.0 else 0.0), rate, 1.0
 
 
-# the pitch state vector's layout (in: before the step; out: after it)
-P_PHI, P_RATE, P_VX, P_VY, P_SPIN = range(5)
-_N_PITCH_STATE = 5
+# the pitch state vector's layout (in: before the step; out: after it); P_X, P_Y, P_DISH in
+# only: the body's position at the step's end and whether the dish acts there (1.0: on the board)
+P_PHI, P_RATE, P_VX, P_VY, P_SPIN, P_X, P_Y, P_DISH = range(8)
+N_PITCH_STATE = 8
 QUARTER_TURN = 0.5 * math.pi  # physics/pitch.QUARTER
 # a lift-off decided this close to the edge's zero normal force (m/s^2) goes to Python: its
 # (c - s) ** 2 is the C library's pow there, not a product
@@ -970,13 +1041,18 @@ _LIFT_MARGIN = 1e-9
 
 def pitch_params(
     *, dt: float, a: float, g: float, mu_pitch: float, hop_lift: float, hop_min_speed: float,
-    max_angle: float, consts: tuple[float, ...],
+    max_angle: float, consts: tuple[float, ...], prm: np.ndarray, i_edge_per_mass: float,
 ) -> np.ndarray:  # fmt: skip
     """pitch_step's parameters; ``consts`` physics/pitch._consts (edge inertia, its half, m g,
-    a/2, the pendulum's k, the tip rate, pi/4), computed there exactly as its functions do."""
+    a/2, the pendulum's k, the tip rate, pi/4), computed there exactly as its functions do; the
+    dish's numbers from the kick's parameters ``prm`` (:func:`climb_paid`'s)."""
     i_e, half_i, mg, half_a, k, tip, eighth = consts
     return np.array([dt, a, g, mu_pitch, hop_lift, hop_min_speed, max_angle,
-                     i_e, half_i, mg, half_a, k, tip, eighth])  # fmt: skip
+                     i_e, half_i, mg, half_a, k, tip, eighth, prm[_P_G], prm[_P_C_SLOPE],
+                     prm[_P_INV_SPAN], prm[_P_R_DISH2], i_edge_per_mass])  # fmt: skip
+
+
+N_PITCH_PARAMS = 19
 
 
 @njit(inline="always", **_JIT)
@@ -1034,19 +1110,25 @@ def pitch_step(st: np.ndarray, q: np.ndarray) -> int:
     """physics/pitch.step_die's substeps for a die pitched on a surface, the same operations in the
     same order (Python's max(0.0, t) is ``t if t > 0.0 else 0.0``), on ``st`` (P_PHI ..): PITCH_ON
     or PITCH_FLAT with ``st`` advanced, or PITCH_PYTHON with ``st`` unchanged when the step lands a
-    face or lifts off (Python then takes the whole step)."""
+    face or lifts off (Python then takes the whole step).  On the board (``st[P_DISH]``) the slide
+    first pays the dish's rise over the step's move (pitch._slope_paid)."""
     dt, a, g, mu_pitch = q[0], q[1], q[2], q[3]
     hop_lift, hop_min, max_angle = q[4], q[5], q[6]
     i_e, half_i, mg, half_a, k, tip, eighth = q[7], q[8], q[9], q[10], q[11], q[12], q[13]
     phi, rate = st[P_PHI], st[P_RATE]
     vx, vy, spin = st[P_VX], st[P_VY], st[P_SPIN]
+    if st[P_DISH] != 0.0:
+        x, y = st[P_X], st[P_Y]
+        vx, vy, rate = _climb(
+            x - vx * dt, y - vy * dt, x, y, vx, vy, rate, q[14], q[15], q[16], q[17], q[18]
+        )
     n = math.ceil(dt * (abs(rate) + tip) / max_angle)
     if n < 1:
         n = 1
     h = dt / n
     hh = 0.5 * h
-    dv = mu_pitch * g * h
-    dspin = 1.5 * mu_pitch * g / a * h
+    mu_h = mu_pitch * h
+    spin_mu_h = 1.5 * mu_pitch / a * h
     s0 = math.sin(phi)
     c0 = math.cos(phi)
     for _ in range(n):
@@ -1055,15 +1137,8 @@ def pitch_step(st: np.ndarray, q: np.ndarray) -> int:
             force = edge_leave_force(c0, s0, rate, g, half_a)
             if force < _LIFT_MARGIN and hop_lift * (half_a * (c0 - s0) * rate) > hop_min:
                 return PITCH_PYTHON  # lifts off (or too close to tell): Python decides
-        v = py_hypot(vx, vy)
-        if v > 0.0:
-            t = v - dv
-            scale = (t if t > 0.0 else 0.0) / v
-        else:
-            scale = 0.0
-        vx, vy = vx * scale, vy * scale
-        t = abs(spin) - dspin
-        spin = math.copysign(t if t > 0.0 else 0.0, spin)
+        load = pivot_load(c0, s0, rate, g, half_a)
+        vx, vy, spin = rub(vx, vy, spin, mu_h * load, spin_mu_h * load)
         k1p, k1v = rate, k * (s0 - c0)
         r = phi + hh * k1p
         k2p, k2v = rate + hh * k1v, k * (math.sin(r) - math.cos(r))
@@ -1083,6 +1158,8 @@ def pitch_step(st: np.ndarray, q: np.ndarray) -> int:
         else:
             phi, rate, s0, c0 = phi1, math.copysign(math.sqrt(2.0 * left / i_e), rate1), s1, c1
         if phi <= 0.0 and rate <= 0.0:
+            fall = half_a * (c0 - s0) * -rate  # the slap's friction (pitch.step_die)
+            vx, vy, spin = rub(vx, vy, spin, mu_pitch * fall, 1.5 * mu_pitch / a * fall)
             st[P_PHI], st[P_RATE], st[P_VX], st[P_VY], st[P_SPIN] = phi, rate, vx, vy, spin
             return PITCH_FLAT
         if phi >= QUARTER_TURN:

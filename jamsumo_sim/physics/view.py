@@ -67,10 +67,12 @@ def init_buffers(w: WorldState) -> None:
     w._addr = None
     w._addr_space = None  # the Space w._addr was taken from
     w._res = np.zeros(compiled_steps.N_RES)
-    w._pitch_st = np.zeros(5)
+    w._pitch_st = np.zeros(step_kernels.N_PITCH_STATE)
     # first contacts the compiled steps found needing only a log entry (contacts.log_deferred)
     w._deferred = np.zeros((256, 4))
-    w._no_pitch_prm = np.zeros(14)  # (pitch_step's parameters before any die pitched)
+    w._no_pitch_prm = np.zeros(
+        step_kernels.N_PITCH_PARAMS
+    )  # (pitch_step's parameters before any die pitched)
 
 
 def read(w: WorldState) -> None:
@@ -320,7 +322,7 @@ def refresh_flags(w: WorldState, nrows: int) -> None:
         w._near_idx = np.zeros(n, dtype=np.int64)
         w._near_pose = np.zeros((n, 3))
         # the special dice's numbers and their step's results (physics/compiled_steps)
-        w._sp = np.zeros((n, 4))
+        w._sp = np.zeros((n, compiled_steps.N_SP))
         w._sp_tmp = np.zeros((n, 5))
     if nrows != w._nrows:
         # the velocity write buffer: one (vx, vy, w) row per body in the Space's order

@@ -350,7 +350,9 @@ def warm_up() -> None:
     step_kernels.supported(0.0, 0.0, 0.0, w._footprint, w.board.hole_radius)
     step_kernels.dice_near(w._rbase, w._rows, 0.0, 0.0, 0.0, w._near_idx, w._near_pose)
     step_kernels.screen(w._rbase, w._rows, w._prm)
-    step_kernels.pitch_step(np.zeros(5), np.ones(14))  # rocks back flat at once: loads the kernel
+    step_kernels.pitch_step(
+        np.zeros(step_kernels.N_PITCH_STATE), np.ones(step_kernels.N_PITCH_PARAMS)
+    )  # rocks back flat at once: loads the kernel
     step_kernels.flight_clear(
         w._rbase, w._rows, 0, 0.0, 0.0, 0.0, 0.0, True, w._land_tops, w._groups, w._plat_tops,
         w._hole_r, 0.0, 0.0,

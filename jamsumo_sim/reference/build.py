@@ -136,7 +136,8 @@ def _die_xml(i: int, pts: ContactPoints, p: PhysicsParams, cfg: ReferenceConfig,
 
 def _finger_xml(p: PhysicsParams, cfg: ReferenceConfig) -> str:
     f = cfg.finger
-    sol = f"{cfg.contacts.timeconst} {damping_ratio(p.finger_restitution)}"
+    # the finger's own give, softer than the board's and the dice's (a fingertip behind the nail)
+    sol = f"{f.contact_time} {damping_ratio(p.finger_restitution)}"
     if f.shape == "pad":  # the board file's finger (a nail: its edge's thickness)
         height = max(p.finger_pad_height, f.nail_thickness)
         shape = f'type="box" size="{f.pad_thickness / 2} {p.finger_pad_width / 2} {height / 2}"'

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..fileio import parse_toml
+from ..limits import as_finite
 from ..resources import read_asset_text
 
 SHAPES = ("pad", "point")
@@ -39,6 +40,7 @@ class ContactConfig:
 @dataclass(frozen=True)
 class FingerConfig:
     shape: str
+    contact_time: float
     nail_thickness: float
     pad_thickness: float
     point_radius: float
@@ -63,6 +65,18 @@ class ReferenceConfig:
     def with_dt(self, dt: float) -> ReferenceConfig:
         return replace(self, step=replace(self.step, dt=float(dt)))
 
+    def with_stiffer_contacts(self, factor: float) -> ReferenceConfig:
+        """The board's and the dice's contacts ``factor`` times stiffer in time (their time constant
+        over ``factor``) and stepped as much finer, so each stays resolved by as many steps; the
+        finger's give (``finger.contact_time``, a property of the finger) kept: the rigid contacts
+        the game's impulses stand for are where the shots stop changing with ``factor``."""
+        f = float(factor)
+        return replace(
+            self,
+            step=replace(self.step, dt=self.step.dt / f),
+            contacts=replace(self.contacts, timeconst=self.contacts.timeconst / f),
+        )
+
     def with_finger(self, shape: str) -> ReferenceConfig:
         if shape not in SHAPES:
             raise UserError(f"finger shape must be one of {', '.join(SHAPES)}, got {shape!r}")
@@ -80,10 +94,12 @@ def _table(raw: dict[str, Any], name: str, cls: type) -> Any:
         v = table[f.name]
         if f.type == "str":
             vals[f.name] = str(v)
-        elif f.type == "int":
-            vals[f.name] = int(v)
-        else:
-            vals[f.name] = float(v)
+            continue
+        num = as_finite(v)
+        if num is None or num <= 0 or (f.type == "int" and num != int(num)):
+            kind = "a positive integer" if f.type == "int" else "a positive number"
+            raise UserError(f"reference.toml [{name}] {f.name} must be {kind}, got {repr(v)[:30]}")
+        vals[f.name] = int(num) if f.type == "int" else float(num)
     return cls(**vals)
 
 

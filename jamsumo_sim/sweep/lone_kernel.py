@@ -252,6 +252,17 @@ def _jump_blocked(x, y, angle, mx, my, walls, half, tol):
     return False
 
 
+@njit(**_JIT)
+def _slope_paid(x, y, vx, vy, pit, h_all, prm, q):
+    """pitch._slope_paid: a pitched die's slide pays the dish's rise over the ``h_all`` seconds it
+    moved on the board (``pit``'s rate what the slide cannot pay); the new (vx, vy)."""
+    vx1, vy1, rate = step_kernels.climb_paid(
+        x - vx * h_all, y - vy * h_all, x, y, vx, vy, pit[RATE], prm, q[_Q_I_EDGE] / q[_Q_MASS]
+    )
+    pit[RATE] = rate
+    return vx1, vy1
+
+
 # _pitch_step's answers (a negative one: -WHY_..., the World takes the step)
 _PITCH_DONE, _LIFTED = 1, 2
 
@@ -276,8 +287,9 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol,
     h_all = span if span > 0.0 else q[_Q_DT]
     n = max(1, math.ceil(h_all * (abs(rate) + q[_Q_TIP_RATE]) / q[_Q_MAX_ANGLE]))
     h = h_all / n
-    dv = q[_Q_MU_PITCH] * q[_Q_G] * h
-    dspin = 1.5 * q[_Q_MU_PITCH] * q[_Q_G] / q[_Q_A] * h
+    mu_h = q[_Q_MU_PITCH] * h
+    spin_mu_h = 1.5 * q[_Q_MU_PITCH] / q[_Q_A] * h
+    half_a = 0.5 * q[_Q_A]
     turns = 0
     pitched = True
     n_log = log[0]
@@ -289,7 +301,6 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol,
         if off == _LIFTS:
             # flight.launch: the pitch turns on in the air at hop_lift of its rate, the centre
             # rising at hop_lift of the rise its turn about the edge gives
-            half_a = 0.5 * q[_Q_A]
             vz = q[_Q_HOP_LIFT] * (half_a * (math.cos(phi) - math.sin(phi)) * rate)
             log[0] = n_log
             pit[PITCHED] = 1.0
@@ -303,13 +314,16 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol,
             air[Z], air[VZ] = step_kernels.flown(base + _lift(phi, q[_Q_A]), vz, ahead, q[_Q_G])
             pit[PHI] = step_kernels.turned_in_air(phi, pit[RATE], ahead)
             return _LIFTED, x, y, vx, vy, spin
-        v = py_hypot(vx, vy)
-        scale = max(0.0, v - dv) / v if v > 0.0 else 0.0
-        vx, vy = vx * scale, vy * scale
-        spin = math.copysign(max(0.0, abs(spin) - dspin), spin)
+        # the edge's friction from the pivot's own normal force (pitch.step_die)
+        load = step_kernels.pivot_load(math.cos(phi), math.sin(phi), rate, q[_Q_G], half_a)
+        vx, vy, spin = step_kernels.rub(vx, vy, spin, mu_h * load, spin_mu_h * load)
         phi_before = phi
         phi, rate = _swing(phi, rate, h, q)
         if phi <= 0.0 and rate <= 0.0:
+            # the slap's friction (pitch.step_die)
+            fall = half_a * (math.cos(phi) - math.sin(phi)) * -rate
+            mu = q[_Q_MU_PITCH]
+            vx, vy, spin = step_kernels.rub(vx, vy, spin, mu * fall, 1.5 * mu / q[_Q_A] * fall)
             pitched = False
             break
         if phi >= QUARTER:
@@ -330,7 +344,7 @@ def _pitch_step(x, y, a, vx, vy, spin, pit, q, high, log, base, air, walls, tol,
             n_log += 1
             log[n_log] = side
             u = vx * cx + vy * cy
-            rate, u1 = step_kernels.face_landing(land_rate, u, q[_Q_MU_LANDING], q[_Q_A])
+            rate, u1 = step_kernels.centre_landing(land_rate, u, q[_Q_MU_LANDING], q[_Q_A])
             vx1, vy1 = vx + (u1 - u) * cx, vy + (u1 - u) * cy
             # the jump (nothing in the way: checked before), then the new velocity's rest of step;
             # on the board it pays the dish's rise (pitch._climb_paid)
@@ -411,8 +425,7 @@ def _land(phi, top, z1, vz1, vx, vy, pitched, pit, q):
             flies = step_kernels.edge_leave_force(c, s, rate1, q[_Q_G], 0.5 * a) < 0.0
             if not flies:
                 vz_out = 0.0
-        rz = 0.5 * a * (math.cos(phi) + math.sin(phi))
-        slide = u1 if flies else u1 - rate1 * rz
+        slide = u1  # the centre's, on the edge as in the air (flight._land, model 0.17)
         if not flies:
             a2 = a * a
             e_in = 0.5 * (u * u + vz * vz) + a2 * rate * rate / 12.0
@@ -673,7 +686,7 @@ def run_lone(
     Returns (exit code, steps taken so far); the arrays then hold the state after the last step
     taken (for NEEDS_WORLD: the World takes the next step from there)."""
     rows = np.zeros(1, dtype=np.intp)
-    st5 = np.empty(5)  # step_kernels.pitch_step's state
+    st5 = np.empty(step_kernels.N_PITCH_STATE)  # step_kernels.pitch_step's state
     pit_before = np.empty(5)
     air_before = np.empty(3)
     dt = geo[0]
@@ -774,6 +787,8 @@ def run_lone(
             if landed and back > 0.0 and air[AIRBORNE] == 0.0 and pit[PITCHED] != 0.0:
                 # support.after_step: landed on its edge, its pitch takes the rest of the step
                 base = tops[where[0], 4] if where[0] >= 0 else 0.0
+                if where[0] < 0 and where[1] < 0:
+                    nvx, nvy = _slope_paid(jx, jy, nvx, nvy, pit, back, prm, q)
                 ans, jx, jy, nvx, nvy, nw = _pitch_step(
                     jx, jy, a, nvx, nvy, w, pit, q, where[0] >= 0, log, base, air, walls, touch,
                     back, prm, where[0] >= 0,
@@ -804,6 +819,7 @@ def run_lone(
             log0 = log[0]
             # the World's own compiled step first (pitch._kernel_step), its Python loop after
             st5[0], st5[1], st5[2], st5[3], st5[4] = pit[PHI], pit[RATE], vx, vy, w
+            st5[5], st5[6], st5[7] = x, y, 1.0 if where[0] < 0 and where[1] < 0 else 0.0
             ans = step_kernels.pitch_step(st5, qk)
             if ans != step_kernels.PITCH_PYTHON:
                 pit[PHI], pit[RATE] = st5[0], st5[1]
@@ -812,6 +828,8 @@ def run_lone(
                     pit[PITCHED] = 0.0
             else:
                 base = tops[where[0], 4] if where[0] >= 0 else 0.0  # flight.base_height
+                if where[0] < 0 and where[1] < 0:
+                    vx, vy = _slope_paid(x, y, vx, vy, pit, q[_Q_DT], prm, q)
                 ans, jx, jy, nvx, nvy, nw = _pitch_step(
                     x,
                     y,
@@ -870,6 +888,11 @@ def run_lone(
                 state[0, 4] = nvy
                 state[0, 5] = nw
                 pending[0] = -1.0
+                if air[AIRBORNE] == 0.0 and (where[0] >= 0 or where[1] >= 0):
+                    # support.after_step's platforms after a landing that stays down, as the
+                    # World's: a die come down near a top's edge steps off it in this step, not
+                    # the next (the dish under a pitched die is paid from then on: pitch._on_dish)
+                    _platform_logic(jx, jy, a, where, tops, walls, footprint)
                 if air[AIRBORNE] == 0.0 and pit[PITCHED] == 0.0:
                     # flat: its velocity is the step's end's, the next kick a half one (fresh)
                     pending[0] = -2.0

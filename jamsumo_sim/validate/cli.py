@@ -85,7 +85,12 @@ def run(args: argparse.Namespace) -> int:
     summary = summarise(res)
     summary["finger"] = args.finger or "board"
     summary["quick"] = bool(args.quick)
-    summary["reference"] = {"dt": cfg.step.dt, "grid": cfg.contacts.grid}
+    summary["reference"] = {
+        "dt": cfg.step.dt,
+        "grid": cfg.contacts.grid,
+        "timeconst": cfg.contacts.timeconst,
+        "finger_contact_time": cfg.finger.contact_time,
+    }
     if args.plot:
         write_plot(summary, Path(args.plot))
     if args.json:

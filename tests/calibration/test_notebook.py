@@ -18,6 +18,7 @@ def test_calibration_notebook_runs():
             "CALIB_TRACKS": "0",
             "CALIB_COLLISIONS": "10",
             "CALIB_TUMBLE_FIT": "0",  # the tumble fit's recovery is tests/calibration/test_tumbles.py
+            "CALIB_VALIDATE": "0",  # the quick set (a minute of CPU) is tests/reference/test_validate_cli.py
         },
     )
     cal = ns["cal"]

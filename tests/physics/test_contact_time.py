@@ -16,7 +16,7 @@ import math
 import pytest
 
 from jamsumo_sim import convergence as cv
-from jamsumo_sim.physics import contacts, flight
+from jamsumo_sim.physics import contacts, flight, pitched_strike
 from jamsumo_sim.physics.board import load_board
 from jamsumo_sim.physics.params import PhysicsParams
 
@@ -137,7 +137,7 @@ def test_a_pitched_strike_reads_the_pitch_at_the_contact(flat_world, params, ela
     s, t = w._dice["s"], w._dice["t"]
     contacts._pitch_paid(w, s, 0.0, 10.0, 0.0005)
     assert s.pitch.phi < 0.0
-    assert flight.pitched_strike(w, s, t, elapsed, 0.0) is applies
+    assert pitched_strike.pitched_strike(w, s, t, elapsed, 0.0) is applies
 
 
 def _pair_at(refine: int, t_end: float, mu_die: float | None = None) -> tuple[float, float]:
@@ -221,7 +221,11 @@ def test_a_pitched_striker_hops_from_the_contact():
     then), and the step's flight step ends it where the flight from the contact does:
     lift(phi) + vz (dt - t) - g (dt - t)^2 / 2.  (Model 0.12 launched it from the step's start,
     0.13 mm high at 40 ms, and the high breaks' displacement was +1.2 % against refine 8, KS p
-    0.005, once the nail's grip made its pitch slow enough to meet the block on its edge.)"""
+    0.005, once the nail's grip made its pitch slow enough to meet the block on its edge.)
+    Model 0.17: the contact is the one found at the collision step's end less its swept depth
+    over the closing speed (pitched_strike._met_before), and the striker leaves from its pitch then
+    (pitch.until_contact), turning at its rate then: its pitch at the step's end is that one
+    turned on for the rest of the step."""
     from jamsumo_sim.physics.pitch import lift
 
     board = load_board("standard")
@@ -234,8 +238,11 @@ def test_a_pitched_striker_hops_from_the_contact():
         w.step()
     hop = next(e for e in w.events if e.type == "hop")
     met = next(e for e in w.events if e.type == "collision" and "striker" in e.dice)
-    assert hop.t == met.t < w.time - 1e-4
+    assert w.time - p.step < hop.t < met.t < w.time - 1e-4
+    assert met.t - hop.t < 0.25 * p.step  # (a swept depth: 0.09 ms here)
     left = w.time - hop.t
     g = p.gravity
-    want = lift(phi, p) + hop.data["vz"] * left - 0.5 * g * left * left
+    phi_met = striker.pitch.phi - striker.pitch.rate * left
+    assert phi < phi_met < phi + striker.pitch.rate * (hop.t - w.time + p.step) + 1e-3
+    want = lift(phi_met, p) + hop.data["vz"] * left - 0.5 * g * left * left
     assert striker.z == pytest.approx(want, abs=1e-9)

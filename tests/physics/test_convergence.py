@@ -73,8 +73,8 @@ EXPECTED: dict[str, bool] = {
     "hard_spin": True,
     # class TV 0.010 [0.025] (floor 0.060), +0.4 % [+0.8 %] / -0.7 % [+1.7 %] (smallest p 0.24).  The
     # nail's grip (model 0.13) slows the striker's pitch: it meets the block on its edge, tilted, and
-    # the tilted impact lifts it at the contact (flight.pitched_strike), at the same speed at every
-    # refine since model 0.15 (flight._no_energy_made)
+    # the tilted impact lifts it at the contact (pitched_strike.pitched_strike), at the same speed at every
+    # refine since model 0.15 (pitched_strike._no_energy_made)
     "high": True,
     # model 0.16: class TV 0.078 (floor 0.052, bound 0.098), off-board 0.057, +0.0 % / +2.6 % (smallest
     # p 0.24), the striker struck at 0.475 (the pad's lever 0.1, gripped).  Struck at 0.1 its pad

@@ -321,7 +321,7 @@ def test_bad_snapshot_rng_is_one_user_error(flat_world):
 @example(speed=3.0, height=1.0, offset=0.25, gap=0.0625)
 # a striker falling onto the blocker's edge, struck three times in one step: each tilted impact
 # sent it up and on, the solver met the pair again, and its push counted as motion the pair had
-# had: 17.6 mJ to 26.3 mJ in the step (model 0.13's first pass: flight.pitched_strike's held energy)
+# had: 17.6 mJ to 26.3 mJ in the step (model 0.13's first pass: pitched_strike's held energy)
 @example(speed=2.5, height=1.0, offset=0.171875, gap=0.0601911821575202)
 def test_no_step_gains_energy_in_shots_with_hops(flat_board, params, speed, height, offset, gap):
     """Random high shots at a blocker: slide, spin, pitch, flight (rise, height, turn) and the

@@ -423,6 +423,49 @@ def test_a_sticking_face_landing_keeps_angular_momentum_about_the_new_edge(rate,
     assert u1 == pytest.approx(0.0, abs=1e-12)
 
 
+def _rigid_face_landing(rate: float, v: float, mu: float) -> tuple[float, float]:
+    """A cube turning forward at ``rate`` about its old leading edge at the quarter turn, its
+    centre moving at (v, -rate a/2) (a/2 ahead of and above the old edge), lands on its new edge
+    (a/2 ahead of and below the centre): a plastic impact with Coulomb friction, solved here from
+    the impulses (per unit mass P = dV, rate' = rate + (r x P) / (a^2/6)).  Returns (rate', the
+    centre's slide after)."""
+    rx, rz = 0.5 * A, -0.5 * A  # the new edge from the centre
+    vx, vz = v, -0.5 * A * rate
+
+    def edge_after(px: float, pz: float) -> tuple[float, float, float]:
+        w = rate + (rz * px - rx * pz) / J_CM  # (r x P)_y, turning forward > 0
+        return vx + px + w * rz, vz + pz - w * rx, w
+
+    # unit responses of the edge's velocity to Px and Pz: linear, so two probes give the matrix
+    e0 = edge_after(0.0, 0.0)
+    ex, ez = edge_after(1.0, 0.0), edge_after(0.0, 1.0)
+    m = np.array([[ex[0] - e0[0], ez[0] - e0[0]], [ex[1] - e0[1], ez[1] - e0[1]]])
+    px, pz = np.linalg.solve(m, [-e0[0], -e0[1]])  # sticks: the edge stops
+    if abs(px) > mu * pz:  # slips: P_x = -mu P_z along the edge's slide, only the fall stopped
+        sign = math.copysign(1.0, e0[0])
+        pz = -e0[1] / (m[1, 1] - mu * sign * m[1, 0])
+        px = -mu * sign * pz
+    w = edge_after(px, pz)[2]
+    return w, vx + px
+
+
+@pytest.mark.parametrize(
+    "rate, v, mu", [(25.5, 0.75, 0.25), (60.0, 2.0, 0.25), (30.0, 0.3, 0.8), (100.0, 1.0, 0.0)]
+)
+def test_a_face_landing_acts_on_the_centres_slide(rate, v, mu):
+    """step_kernels.centre_landing (model 0.17; the World's quarter turns and the lone-die kernel's):
+    the body's slide is the centre's, which at the quarter turn moves rate a/2 ahead of its edge
+    (the 1 m/s strike at 0.9 of the face: 0.75 m/s at 25.5 rad/s, the 3D die's slide after its
+    landing 0.62-0.70 m/s).  Against the rigid impact solved from its impulses."""
+    r1, v1 = step_kernels.centre_landing(rate, v, mu, A)
+    want_r, want_v = _rigid_face_landing(rate, v, mu)
+    assert r1 == pytest.approx(want_r, rel=1e-9, abs=1e-9)
+    assert v1 == pytest.approx(want_v, rel=1e-9, abs=1e-12)
+    assert (
+        v1 < v
+    )  # the landing takes slide: the edge's law on the centre's slide gave 0.83 at 1 m/s
+
+
 def test_flown_is_free_fall():
     """step_kernels.flown (a launch or rebound flying the rest of its step, in the World and the
     lone-die kernel): z + vz t - g t^2 / 2 and vz - g t; from 0.2 m/s up, 2 ms."""

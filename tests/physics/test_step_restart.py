@@ -85,6 +85,25 @@ def test_a_die_landing_flat_at_a_steps_end_turns_the_closed_form_angle(flat_boar
     assert got == pytest.approx(turn, abs=2.0 * _spin_decel(w.params) * w.params.step**2)
 
 
+def _edge_load_integral(phi: float, rate: float, t: float, p) -> float:
+    """The integral over ``t`` seconds of the normal force per unit mass on the edge of a die
+    turning on it from (``phi``, ``rate``): g + z'' of the centre, z = (a/2)(cos + sin - 1), the
+    pendulum phi'' = (3 g / 4 a)(sin - cos) integrated here (scipy), never below zero."""
+    from scipy.integrate import solve_ivp
+
+    g, a = p.gravity, p.die_size
+    k = 0.75 * g / a
+
+    def rhs(_t, y):
+        f, w, _ = y
+        c, s = math.cos(f), math.sin(f)
+        acc = k * (s - c)
+        return [w, acc, max(0.0, g + 0.5 * a * ((c - s) * acc - (c + s) * w * w))]
+
+    sol = solve_ivp(rhs, (0.0, t), [phi, rate, 0.0], rtol=1e-10, atol=1e-12)
+    return float(sol.y[2, -1])
+
+
 def _landing_time(z0: float, phi0: float, rate: float, p) -> float:
     """When the lowest edge of a die at height z0 (centre - a/2; no rise), tipped by phi0 and
     turning at ``rate`` in the air, reaches the board: z0 - g t^2/2 = lift(phi0 + rate t)
@@ -109,9 +128,10 @@ def test_an_edge_landing_within_a_step_gets_the_edges_friction_from_then(
     flat_board, params, refine, z0
 ):
     """A die coming down on its edge within a step loses spin to the edge's friction (1.5 mu_pitch
-    g / a per second, pitch.step_die) from the landing on: 10 ms after it left, its spin is the
-    landing time's oracle's at any step.  Before model 0.12 the friction began at the next step:
-    up to 0.46 rad/s too much spin at the default step."""
+    N / (m a) per second, N the edge's load, pitch.step_die) from the landing on: 10 ms after it
+    left, its spin is the landing time's oracle's at any step.  Before model 0.12 the friction
+    began at the next step: up to 0.46 rad/s too much spin at the default step.  (Model 0.17: the
+    load is the pivot's own, :func:`_edge_load_integral`, not the weight.)"""
     p0 = params
     phi0, rate, spin = 0.2, 2.0, 80.0
     w = World(flat_board, replace(p0, refine=refine))
@@ -130,7 +150,12 @@ def test_an_edge_landing_within_a_step_gets_the_edges_friction_from_then(
     assert landed is not None and not d.airborne and d.pitch is not None
     t_land = _landing_time(z0 + flight.lift(phi0, p0), phi0, rate, p0)
     assert landed - w.params.step <= t_land <= landed
-    want = spin - 1.5 * p0.mu_pitch * p0.gravity / p0.die_size * (t_end - t_land)
+    # the landing (flight._land: the edge's impact, plastic at this fall) leaves it turning at
+    # rate1 about its edge; from then the edge carries the pivot's load
+    phi_l = phi0 + rate * t_land
+    rate1 = flight.edge_landing(phi_l, rate, 0.0, -p0.gravity * t_land, 0.0, p0.mu_landing, p0)[0]
+    load = _edge_load_integral(phi_l, rate1, t_end - t_land, p0)
+    want = spin - 1.5 * p0.mu_pitch / p0.die_size * load
     # (the flight step finds the landing time linear in the lowest point's height: off by up to
     # g dt^2 / 8 over the fall speed, 0.1 ms or 0.02 rad/s here at the default step)
     assert w.state("a").omega == pytest.approx(want, abs=0.04)

@@ -116,6 +116,28 @@ def test_a_flicked_die_rests_when_its_slide_ends(speed, height, offset):
     assert tr.stop_time < 1.5 * speed / (params.mu_board * params.gravity)
 
 
+@pytest.mark.parametrize("offset", [0.0, 0.5])
+def test_a_gentle_high_strike_converges_in_the_boards_stiffness(offset):
+    """The game's strike and landings are rigid impulses; the reference's soft contacts stand for
+    them only where stiffening them further (time constant and step halved together, the finger's
+    give kept) no longer moves a shot.  0.5 m/s at 0.9 of the face, the die rocking on its leading
+    edge, is the most sensitive cell of the grid: 0.0368 / 0.0385 / 0.0386 m at 0.5 / 0.25 /
+    0.125 ms (offset 0.5: 0.0343 / 0.0358 / 0.0353): 4.6 % from 0.5 ms, under 1.5 % from 0.25 ms
+    (docs/physics.md "The 3D reference's contacts")."""
+    from jamsumo_sim.validate.grid import START, Cell, flat_board
+
+    board = load_board("standard")
+    params = PhysicsParams.from_board(board)
+    flick = Cell(0.5, 0.9, offset).flick(params)
+
+    def shot(cfg):
+        return Shot(flat_board(board), params, cfg, [DieStart("a", *START)], flick).run()["a"]
+
+    here, stiffer = shot(CFG), shot(CFG.with_stiffer_contacts(2.0))
+    assert here.quarter_turns == stiffer.quarter_turns == 0
+    assert here.distance == pytest.approx(stiffer.distance, rel=0.02)
+
+
 @pytest.mark.parametrize(("mu_finger", "height"), [(0.3, 0.9), (0.2, 1.0)])
 def test_a_strikes_pitch_converges_in_dt(mu_finger, height):
     # at dt alone (before the impacts were sub-stepped) 3 m/s at 0.9 pitched 39, 21, 6 rad/s at dt,

@@ -19,12 +19,30 @@ BOARD = load_board({"side": 4.0, "hole_diameter": 0.0, "dish_depth": 0.0, "platf
 PARAMS = PhysicsParams.from_board(BOARD)
 
 
-@pytest.mark.parametrize("speed", [1.0, 3.0, 5.0])
-@pytest.mark.parametrize("height", [0.1, 0.2, 0.3, 0.4, 0.45])
+_CASES = [
+    pytest.param(
+        speed,
+        height,
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="the lowest, hardest strike: the 3D die (its finger 8 x softer than the board) "
+            'rises 1.474 m/s, the rigid law 1.579 (docs/physics.md "The 3D reference\'s contacts")',
+        )
+        if (speed, height) == (5.0, 0.1)
+        else (),
+    )
+    for speed in (1.0, 3.0, 5.0)
+    for height in (0.1, 0.2, 0.3, 0.4, 0.45)
+]
+
+
+@pytest.mark.parametrize(("speed", "height"), _CASES)
 def test_the_3d_die_rises_as_the_low_strike_law_says(speed, height):
-    """At 3 m/s the 3D die rises at 0.935 / 0.817 / 0.629 / 0.332 / 0.161 m/s, the law 0.947 /
+    """At 3 m/s the 3D die rises at 0.901 / 0.827 / 0.652 / 0.340 / 0.165 m/s, the law 0.947 /
     0.823 / 0.657 / 0.352 / 0.179.  The law is within 5 % plus 0.025 m/s: the 3D die rises up to
-    0.02 m/s slower at every speed, gravity over the 3D finger's contact of about 2 ms."""
+    0.02 m/s slower, gravity over the 3D finger's contact of about 2 ms; struck lowest (0.1 of the
+    face), it rises 5-7 % slower at 3-5 m/s since its board is stiff (0.935 at 3 m/s on the board
+    as soft as the finger)."""
     flick = Flick("a", 0.0, finger_speed=finger_for_launch(speed, PARAMS), height=height)
     ref = Shot(BOARD, PARAMS, load_config(), [DieStart("a", 0.0, 0.0)], flick).run(max_time=0.03)
     got, want = strike(flick, PARAMS).rise, ref["a"].max_vz
