@@ -910,6 +910,13 @@ def face_landing(rate, u, mu, a):
     a plastic impact at the new edge with Coulomb friction ``mu``, never gaining energy.  The
     World and the sweeps' lone-die model both call this one definition."""
     rate1, u1 = _edge_face_landing(rate, u, mu, a)
+    return _no_energy_gained(rate, u, rate1, u1, a)
+
+
+@njit(inline="always", **_JIT)
+def _no_energy_gained(rate, u, rate1, u1, a):
+    """(rate1, u1) scaled down to the model's energy before, 1/2 u^2 + a^2 rate^2 / 3 per unit mass,
+    if they hold more (a landing never gains energy)."""
     e0 = 0.5 * u * u + a * a * rate * rate / 3.0
     e1 = 0.5 * u1 * u1 + a * a * rate1 * rate1 / 3.0
     if e1 > e0 > 0.0:
@@ -953,12 +960,7 @@ def centre_landing(rate, v, mu, a):
         lead = v if v > 0.0 else 0.0
     rate1, u1 = _edge_face_landing(rate, v - lead, mu, a)
     v1 = u1 + (rate1 * (lead / rate) if rate > 0.0 else 0.0)
-    e0 = 0.5 * v * v + a * a * rate * rate / 3.0
-    e1 = 0.5 * v1 * v1 + a * a * rate1 * rate1 / 3.0
-    if e1 > e0 > 0.0:
-        s = math.sqrt(e0 / e1)
-        rate1, v1 = rate1 * s, v1 * s
-    return rate1, v1
+    return _no_energy_gained(rate, v, rate1, v1, a)
 
 
 @njit(**_JIT)

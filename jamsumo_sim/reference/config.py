@@ -22,6 +22,7 @@ class StepConfig:
     rest_hold: float
     impact_substeps: int
     impact_speed: float
+    impact_hold: float
 
 
 @dataclass(frozen=True)

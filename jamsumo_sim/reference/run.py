@@ -24,9 +24,6 @@ from .geometry import FACE, face_up
 # a new face counts as up once its normal is this close to vertical (hysteresis: a die rocking on
 # an edge, near 0.707, does not count quarter turns)
 _FACE_UP = 0.8
-# sub-step an impact this many contact time constants past its last trigger: a soft contact's bounce
-# lasts pi tc zeta dmax, 0.6 tc for the landings' e 0.3, less for the dice's and the finger's
-_IMPACT_HOLD = 4.0
 
 
 @dataclass(frozen=True)
@@ -298,7 +295,7 @@ class Shot:
         subs = cfg.step.impact_substeps
         # the finger's push is an impact: resolved from the first step, as are dice set moving close
         fine = not released or self._dice_near(self._centres(), vel, om, in_play, dt)
-        impact_until = t + _IMPACT_HOLD * cfg.contacts.timeconst if fine else -math.inf
+        impact_until = t + cfg.step.impact_hold * cfg.contacts.timeconst if fine else -math.inf
         c = None
         for n in range(1, steps + 1):
             parts = subs if fine else 1
@@ -374,7 +371,7 @@ class Shot:
             if landing or self._dice_near(centres, vel, om, in_play, dt):
                 # an impact's whole contact is sub-stepped: its die slows through vz = 0 mid-contact,
                 # and stepped at dt from there the stiff contact bounced 0.55 for the board's 0.3
-                impact_until = t + _IMPACT_HOLD * cfg.contacts.timeconst
+                impact_until = t + cfg.step.impact_hold * cfg.contacts.timeconst
             fine = not released or t < impact_until
             self._push(c, vel, om, dt / (subs if fine else 1), drag)
         centres = self._centres()
