@@ -23,10 +23,13 @@ PARAMS = PhysicsParams.from_board(load_board("standard"))
 BOARD = flat_board(load_board("standard"))
 
 
-def _launch(speed: float, offset: float) -> tuple[tuple[float, float, float], ...]:
-    """((vx, vy, spin) of the game's die, the same of the 3D die), 20 ms after a mid-height strike."""
+def _launch(
+    speed: float, offset: float, aim: float = 0.0
+) -> tuple[tuple[float, float, float], ...]:
+    """((vx, vy, spin) of the game's die, the same of the 3D die), 20 ms after a mid-height strike
+    pushed ``aim`` radians off the face's normal."""
     x0, y0 = START
-    flick = Cell(speed, 0.5, offset).flick(PARAMS)
+    flick = Cell(speed, 0.5, offset).flick(PARAMS, aim)
     shot = Shot(BOARD, PARAMS, load_config(), [DieStart("a", x0, y0)], flick)
     shot.run(max_time=0.02)
     vel, om = shot._kinematics()
@@ -54,3 +57,22 @@ def test_beyond_the_centre_the_pad_turns_the_die_as_the_3d_pad_does(offset):
     assert game[2] == pytest.approx(ref[2], rel=0.1)
     assert game[1] == pytest.approx(ref[1], rel=0.1)  # aside at the face's speed: it does not slide
     assert math.hypot(game[0], game[1]) == pytest.approx(math.hypot(ref[0], ref[1]), rel=0.025)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="model 0.17's oblique push: the pad grips the face but turns the die about the struck "
+    "point (10 deg at offset 0: -62 rad/s, the 3D die 0.25) and the face takes (1 + e_f) of the "
+    "finger's speed along it (the die heads 10 deg, the 3D's 7.3); the law on branch grip18 meets "
+    'this test and waits for the convergence kinds (docs/physics.md "The oblique push")',
+)
+@pytest.mark.parametrize("offset, aim_deg", [(0.0, 10.0), (0.5, 10.0), (0.5, -10.0)])
+def test_an_oblique_push_turns_and_heads_the_die_as_the_3d_pad_does(offset, aim_deg):
+    """3 m/s at mid-height, 20 ms on.  The 3D pad pushed 10 deg off the normal over the centre
+    leaves the die heading 7.3 deg off it, atan(tan 10 deg / (1 + e_f)), and turning at 0.25 rad/s:
+    the pad's contact balances the push's moment, and along the face it grips without a rebound.
+    At offset 0.5 the aim adds to the lever's turn or takes from it (3D: -84.7 and -29.9 rad/s)."""
+    game, ref = _launch(3.0, offset, math.radians(aim_deg))
+    assert abs(game[2] - ref[2]) <= max(2.0, 0.15 * abs(ref[2]))
+    heading = math.degrees(math.atan2(game[1], game[0]) - math.atan2(ref[1], ref[0]))
+    assert abs(heading) <= 2.0
