@@ -18,6 +18,7 @@ from jamsumo_sim.physics.params import PhysicsParams  # noqa: E402
 from jamsumo_sim.reference.build import damping_ratio, separation_restitution  # noqa: E402
 from jamsumo_sim.reference.config import load_config  # noqa: E402
 from jamsumo_sim.reference.run import DieStart, Shot, _rotations  # noqa: E402
+from jamsumo_sim.validate.grid import START, Cell, flat_board  # noqa: E402
 
 BOARD = load_board({"side": 4.0, "hole_diameter": 0.0, "dish_depth": 0.0, "platforms": []})
 PARAMS = PhysicsParams.from_board(BOARD).with_overrides({"air_drag": 0.0})
@@ -106,8 +107,6 @@ def test_a_strike_pitches_the_die_only_above_the_fingers_grip(mu_finger):
 def test_a_flicked_die_rests_when_its_slide_ends(speed, height, offset):
     # `jamsumo validate`'s cells: these two kept a micron-deep vertical limit cycle on the soft
     # contacts after their slide, and were reported as still moving 6 s on
-    from jamsumo_sim.validate.grid import START, Cell, flat_board
-
     board = load_board("standard")
     params = PhysicsParams.from_board(board)
     flick = Cell(speed, height, offset).flick(params)
@@ -124,8 +123,6 @@ def test_a_gentle_high_strike_converges_in_the_boards_stiffness(offset):
     edge, is the most sensitive cell of the grid: 0.0368 / 0.0385 / 0.0386 m at 0.5 / 0.25 /
     0.125 ms (offset 0.5: 0.0343 / 0.0358 / 0.0353): 4.6 % from 0.5 ms, under 1.5 % from 0.25 ms
     (docs/physics.md "The 3D reference's contacts")."""
-    from jamsumo_sim.validate.grid import START, Cell, flat_board
-
     board = load_board("standard")
     params = PhysicsParams.from_board(board)
     flick = Cell(0.5, 0.9, offset).flick(params)

@@ -10,9 +10,10 @@ import pytest
 
 pytest.importorskip("mujoco")
 
+from jamsumo_sim.reference.config import load_config  # noqa: E402
 from tests.child_limits import NUMBA_COMPILE_S, cpu_limited, ended, hang_guard  # noqa: E402
 
-CPU_S = 90.0 + NUMBA_COMPILE_S  # the quick set measured 16 s of CPU
+CPU_S = 90.0 + NUMBA_COMPILE_S  # the quick set measured 51 s of CPU (66 s with the machine busy)
 
 
 def test_quick_json_has_the_table(tmp_path):
@@ -38,6 +39,14 @@ def test_quick_json_has_the_table(tmp_path):
     assert proc.returncode == 0, (ended(proc.returncode), proc.stderr[-2000:])
     out = json.loads(proc.stdout)
     assert out["quick"] is True and plot.stat().st_size > 0
+    # the JSON names the reference it was judged against: its step and the stiffness of its contacts
+    cfg = load_config()
+    assert out["reference"] == {
+        "dt": cfg.step.dt,
+        "grid": cfg.contacts.grid,
+        "timeconst": cfg.contacts.timeconst,
+        "finger_contact_time": cfg.finger.contact_time,
+    }
     cells = out["cells"]
     assert len(cells) == 4 and out["groups"]
     for c in cells:
