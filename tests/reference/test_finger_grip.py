@@ -59,13 +59,6 @@ def test_beyond_the_centre_the_pad_turns_the_die_as_the_3d_pad_does(offset):
     assert math.hypot(game[0], game[1]) == pytest.approx(math.hypot(ref[0], ref[1]), rel=0.025)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="model 0.17's oblique push: the pad grips the face but turns the die about the struck "
-    "point (10 deg at offset 0: -62 rad/s, the 3D die 0.25) and the face takes (1 + e_f) of the "
-    "finger's speed along it (the die heads 10 deg, the 3D's 7.3); the law on branch grip18 meets "
-    'this test and waits for the convergence kinds (docs/physics.md "The oblique push")',
-)
 @pytest.mark.parametrize("offset, aim_deg", [(0.0, 10.0), (0.5, 10.0), (0.5, -10.0)])
 def test_an_oblique_push_turns_and_heads_the_die_as_the_3d_pad_does(offset, aim_deg):
     """3 m/s at mid-height, 20 ms on.  The 3D pad pushed 10 deg off the normal over the centre

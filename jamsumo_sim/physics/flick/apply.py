@@ -117,16 +117,17 @@ def launch(
     the pitch forward (> 0) or back (< 0, then rising at ``rise`` m/s: flick.strike)."""
     na = angle + struck_side(flick.direction, angle) * math.pi / 2  # the struck face's normal
     # the push acts at the pad's lever, not beyond it (finger_pad_width)
-    at = Flick(flick.die, flick.direction, 0.0, lever(flick, p), flick.height)
+    off = off_normal(flick, angle)
+    at = Flick(flick.die, flick.direction, 0.0, lever(flick, p, off), flick.height)
     cx, cy = contact_point(at, x, y, angle, p.die_size)
-    s = strike(flick, p, off_normal(flick, angle))
-    if s.slipped or s.gripped:  # the delivered impulse: J_n along the inward normal, J_t along it
+    s = strike(flick, p, off)
+    if off != 0.0 or s.gripped:  # the delivered impulse: J_n along the inward normal, J_t along it
         jn, jt = s.jn * s.scale, s.jt * s.scale
         inx, iny = -math.cos(na), -math.sin(na)
         jx, jy = jn * inx - jt * iny, jn * iny + jt * inx
         j = math.hypot(jx, jy)
         dx, dy = jx / j, jy / j
-    else:  # within the cone the impulse goes where aimed (bit for bit as before the cone)
+    else:  # pushed along the normal: the impulse goes where aimed (bit for bit as before)
         j = s.j * s.scale
         dx, dy = math.cos(flick.direction), math.sin(flick.direction)
     rx, ry = cx - x, cy - y

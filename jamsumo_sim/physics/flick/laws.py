@@ -75,14 +75,27 @@ def max_lever(params: PhysicsParams) -> float:
     return max(0.0, 0.5 - params.finger_pad_width / (2 * params.die_size))
 
 
-def lever(flick: Flick, params: PhysicsParams) -> float:
+def lever(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> float:
     """Where (fraction of the face, from its centre) the finger's push acts: the point of the pad's
-    contact nearest the centre.  A flat pad pushing a flat face turns the die only as far as its
-    contact cannot reach the centre: were the push off-centre, the die would turn its far side into
-    the pad, which pushes back there (the 3D reference's pad does not turn a die struck 0.3
-    off-centre).  A point (width 0) pushes at the offset."""
-    reach = min(abs(flick.offset), 0.5) - params.finger_pad_width / (2 * params.die_size)
-    return math.copysign(max(0.0, reach), flick.offset)
+    contact where the delivered push turns the die least.  A flat pad pushing a flat face turns the
+    die only as far as its contact cannot reach the push's moment-free point (:func:`balance_point`;
+    the face's centre for a push along the normal): were the push elsewhere, the die would turn its
+    far side into the pad, which pushes back there (the 3D reference's pad does not turn a die struck
+    0.3 off-centre, nor one pushed 20 deg off the normal).  A point (width 0) pushes at the offset."""
+    o = max(-0.5, min(0.5, flick.offset))
+    half = params.finger_pad_width / (2 * params.die_size)
+    lo, hi = max(-0.5, o - half), min(0.5, o + half)
+    return max(lo, min(hi, balance_point(off_normal, params)))
+
+
+def balance_point(off_normal: float, params: PhysicsParams) -> float:
+    """Where (fraction of the face, left of its centre) a push ``off_normal`` radians from the
+    face's inward normal turns the die not at all: its delivered impulse (:func:`cone_parts`,
+    J_t / J_n) has no moment about the centre there, -(a/2) J_t - y a J_n = 0."""
+    if off_normal == 0.0:
+        return 0.0
+    jn, jt, _ = cone_parts(1.0, off_normal, params)
+    return -0.5 * jt / jn
 
 
 def push_height(height: float, params: PhysicsParams) -> float:
@@ -131,22 +144,29 @@ def rise_per_impulse(height: float, params: PhysicsParams) -> float:
 def inverse_mass(
     lever_: float, params: PhysicsParams, height: float = 0.5, off_normal: float = 0.0
 ) -> float:
-    """1/m_eff: how fast the struck point moves along the push per N s of push (m/s per N s).
+    """1/m_eff: how fast the struck point moves along the face's inward normal per N s of the
+    push's normal part (m/s per N s): the finger's restitution acts along the normal, so its impulse
+    along its travel is J = (1 + e_f) m_eff V_f and J_n = J cos(``off_normal``) (:func:`cone_parts`).
 
     The push acts ``lever_`` (fraction of the face) left of the face's centre, ``off_normal``
     radians from the face's inward normal (counter-clockwise), ``height`` up the face:
-    1/m (the slide) + arm^2/I (the spin about the centre: arm = lever a cos + a/2 sin, the push's
-    moment arm), less what the pad's grip on the face holds back (:func:`grip_parts`: a straight
-    push at mid-height 1/m (1 + 2.4 lever^2), not (1 + 6 lever^2)) + z Omega_1 (the pitch: Omega_1 = :func:`pitch_per_impulse`; the struck point, z
-    above the centre (:func:`push_height` - a/2), moves along the push at the centre's speed plus
-    Omega z: the blow's impulse balance, edges.strike_pitch_rate; model 0.7-0.12 counted b Omega,
-    b above the pivot edge, and launched a strike at 0.9 of the face 0.63-0.86 as fast as the 3D
-    reference).  The pitch is counted along the push, as it is driven by the push's whole size
-    (:func:`strike`)."""
+    1/m (the slide) + (lever a)^2/I and the tangential part's moment (the spin about the centre),
+    less what the pad's grip on the face holds back (:func:`grip_parts`: a straight push at
+    mid-height 1/m (1 + 2.4 lever^2), not (1 + 6 lever^2)) + z Omega_1 (the pitch: Omega_1 =
+    :func:`pitch_per_impulse`; the struck point, z above the centre (:func:`push_height` - a/2),
+    moves at the centre's speed plus Omega z: the blow's impulse balance, edges.strike_pitch_rate;
+    model 0.7-0.12 counted b Omega, b above the pivot edge, and launched a strike at 0.9 of the face
+    0.63-0.86 as fast as the 3D reference).  The pitch is driven by the push's whole size
+    (:func:`strike`).  A push off the normal whose pad balances its moment (:func:`lever`) feels
+    the die's whole mass, as one along it does (the 3D reference's die pushed 20 deg off the normal
+    at mid-height leaves 0.972 as fast as one pushed along it; cos 20 deg (1 + e_f) and sin 20 deg
+    give 0.973)."""
     jn, jt, slipped = cone_parts(1.0, off_normal, params)
-    # beyond the cone the push's whole tangential part (as before the cone); within it the pad grips
-    jt = math.sin(off_normal) if slipped else grip_parts(jn, jt, lever_, params)[0]
-    return _struck_point_speed(jn, jt, lever_, height, off_normal, params, push=1.0)
+    # within the cone the pad grips what its lever leaves unbalanced (beyond, it slips)
+    if not slipped:
+        jt = grip_parts(jn, jt, lever_ - balance_point(off_normal, params), params)[0]
+    push = math.hypot(jn, jt) if slipped else 1.0  # what drives the pitch (as strike's)
+    return _struck_point_speed(1.0, jt / jn, lever_, height, 0.0, params, push=push / jn)
 
 
 def _over_centre(height: float, params: PhysicsParams) -> float:
@@ -167,7 +187,7 @@ def finger_impulse(flick: Flick, params: PhysicsParams, off_normal: float = 0.0)
     (``off_normal``: the push's angle from the struck face's inward normal; 0 without a die)."""
     if flick.finger_speed is None:
         return float(flick.impulse)  # type: ignore[arg-type]  # exactly one is set
-    m_eff = effective_mass(lever(flick, params), params, flick.height, off_normal)
+    m_eff = effective_mass(lever(flick, params, off_normal), params, flick.height, off_normal)
     return (1 + params.finger_restitution) * m_eff * flick.finger_speed
 
 
@@ -179,9 +199,13 @@ def finger_for_launch(speed: float, params: PhysicsParams) -> float:
 
 def cone_parts(j: float, off_normal: float, params: PhysicsParams) -> tuple[float, float, bool]:
     """(J_n, J_t, slipped) of an impulse ``j`` whose direction is ``off_normal`` radians from the
-    face's inward normal: friction gives at most mu_finger J_n along the face; beyond, the pad slips."""
+    face's inward normal.  The finger's restitution is its give along the normal: along the face the
+    pad grips and carries the face at its own speed, without a rebound, so the tangential part is
+    j sin / (1 + e_f) (the 3D reference's die pushed 10 deg off the normal leaves 7.3 deg off it,
+    atan(tan 10 deg / 1.4) = 7.2).  Friction gives at most mu_finger J_n along the face; beyond,
+    the pad slips."""
     jn = j * math.cos(off_normal)
-    jt = j * math.sin(off_normal)
+    jt = j * math.sin(off_normal) / (1.0 + params.finger_restitution)
     limit = params.mu_finger * jn
     if abs(jt) <= limit:
         return jn, jt, False
@@ -291,14 +315,16 @@ def strike(flick: Flick, params: PhysicsParams, off_normal: float = 0.0) -> Stri
     the delivered push's size at the strike's height (:func:`strike_pitch_rate`, or struck below the
     centre edges.low_strike: it turns back and rises)."""
     p = params
-    lev = lever(flick, p)
+    lev = lever(flick, p, off_normal)
     j = finger_impulse(flick, p, off_normal)
     jn, jt, slipped = cone_parts(j, off_normal, p)
     push = math.hypot(jn, jt) if slipped else j  # what drives the pitch: the push, not the grip
     gripped = False
-    if not slipped and lev != 0.0:  # the pad's grip holds the face the lever would slide under it
+    unbalanced = lev - balance_point(off_normal, p)
+    if not slipped and unbalanced != 0.0:
+        # the pad's grip holds the face the lever's unbalanced part would slide under it
         aimed = jt
-        jt, slipped = grip_parts(jn, jt, lev, p)
+        jt, slipped = grip_parts(jn, jt, unbalanced, p)
         gripped = jt != aimed
     energy = strike_energy(jn, jt, lev, flick.height, p, push)
     most = 0.5 * p.die_mass * p.max_launch_speed**2
