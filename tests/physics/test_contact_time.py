@@ -18,6 +18,7 @@ import pytest
 from jamsumo_sim import convergence as cv
 from jamsumo_sim.physics import contacts, flight, pitched_strike
 from jamsumo_sim.physics.board import load_board
+from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.physics.params import PhysicsParams
 
 
@@ -140,13 +141,36 @@ def test_a_pitched_strike_reads_the_pitch_at_the_contact(flat_world, params, ela
     assert pitched_strike.pitched_strike(w, s, t, elapsed, 0.0) is applies
 
 
+def _as_model_017(flick: Flick, p: PhysicsParams) -> Flick:
+    """The flick that launches the centred break's striker as model 0.17 launched it from
+    ``flick`` (pushed t0 off the west face's normal, +x, through the face's centre): J cos t0 / m
+    along the normal, J sin t0 / m along the face, spinning at -(a/2) J sin t0 / I.
+
+    Model 0.18's oblique push (the pad balances the push's moment and grips the face along it
+    without a rebound, commit 1914fbc) launches ``flick`` itself 0.021 rad off the normal, not
+    0.032, and does not spin it (tests/physics/test_finger_impact.py).  Its pad with its edge at
+    the face's centre (offset w / 2a: the lever 0, the balance point -tau/2 out of its reach)
+    pushed t1 off the normal grips the face to J_t = 0.4 tau J_n, tau = tan t1 / (1 + e_f): that is
+    model 0.17's launch for 0.4 tan t1 / (1 + e_f) = tan t0 and the impulse J cos t0 / cos t1."""
+    t0 = flick.direction  # (the striker is not turned: its struck face's inward normal is +x)
+    t1 = math.atan(2.5 * (1 + p.finger_restitution) * math.tan(t0))
+    j = flick.impulse * math.cos(t0) / math.cos(t1)
+    return Flick(flick.die, t1, j, p.finger_pad_width / (2 * p.die_size), flick.height)
+
+
 def _pair_at(refine: int, t_end: float, mu_die: float | None = None) -> tuple[float, float]:
     board = load_board("standard")
     base = PhysicsParams.from_board(board)
     if mu_die is not None:
         base = base.with_overrides({"mu_die": mu_die})
-    w, flick = cv.build_break("centred", board, cv.refined(base, refine), 31)
-    w.apply_flick(flick)
+    p = cv.refined(base, refine)
+    w, flick = cv.build_break("centred", board, p, 31)
+    w.apply_flick(_as_model_017(flick, p))
+    s, m, a = w.state("striker"), p.die_mass, p.die_size
+    jt = flick.impulse * math.sin(flick.direction)
+    assert s.vx == pytest.approx(flick.impulse * math.cos(flick.direction) / m, rel=1e-12)
+    assert s.vy == pytest.approx(jt / m, rel=1e-9)
+    assert s.omega == pytest.approx(-0.5 * a * jt / (m * a * a / 6), rel=1e-9)
     while w.time < t_end - 1e-9:
         w.step()
     return w.state("d7").vx, w.state("d12").vx
@@ -158,7 +182,12 @@ def test_a_pitched_die_pushed_within_a_step_passes_the_push_on():
     d7, pitched, strikes d12 0.3 ms later.  The strike starts from the pair just before it (d2's
     push in) at d7's pitch then: at 26 ms d12 runs at 2.153 m/s, refine 2 to 16 at 2.209 +-
     0.001 (model 0.9, from the step's start: 1.09).  d7 keeps 0.93 m/s at the default step and
-    1.08 at refine 2 to 16, a residual of this pitched pair's exchange."""
+    1.08 at refine 2 to 16, a residual of this pitched pair's exchange.
+
+    The striker is launched as model 0.17 launched it (:func:`_as_model_017`).  Model 0.18's
+    launch of the break's own flick (unspun, 0.021 rad off the normal) meets d2 0.6 ms later and
+    again at 25.3 ms: d12 then runs at 2.139 m/s at refine 8 and 2.234 at the default step, 2.14
+    to 2.31 over refine 2 to 16, a different chain of blows that tests nothing of this one."""
     d7_8, d12_8 = _pair_at(8, 0.026, mu_die=0.0)
     d7_1, d12_1 = _pair_at(1, 0.026, mu_die=0.0)
     assert d12_8 == pytest.approx(2.209, abs=0.01) and d7_8 == pytest.approx(1.082, abs=0.01)
@@ -168,7 +197,10 @@ def test_a_pitched_die_pushed_within_a_step_passes_the_push_on():
 def test_with_the_dices_grip_the_hop_over_d7_pitches_nothing():
     """The same break with the board file's mu_die (0.3, model 0.13): d2's hop meets d7 less
     than the grip's 3.9 mm over its mid-height, so d7 slides on unpitched and the row's speeds
-    agree at every step: d7 1.453-1.455 m/s, d12 1.259-1.260 at 26 ms (refine 1, 8)."""
+    agree at every step: d7 1.453-1.455 m/s, d12 1.259-1.260 at 26 ms (refine 1, 8).  The striker
+    launched as model 0.17 launched it, as above (model 0.18's own launch: d7 still unpitched, at
+    1.274 m/s at refine 8 and 1.280 at the default step, d12 1.437 and 1.434, the striker meeting
+    d2 a second time at 25.3 ms)."""
     d7_8, d12_8 = _pair_at(8, 0.026)
     d7_1, d12_1 = _pair_at(1, 0.026)
     assert d7_8 == pytest.approx(1.453, abs=0.005) and d12_8 == pytest.approx(1.259, abs=0.005)

@@ -315,20 +315,30 @@ FINGER = dict(
 def test_finger_speed_flick_equals_its_impulse():
     """A flick by finger speed runs like the impulse (1 + e_f) m_eff V_f it stands for, and its
     event records the strength it was given (finger_speed, no impulse).  The push is t = 1.4 -
-    pi/2 off the struck face's normal, within the cone, at the pad's lever o = -(0.45 - 0.375) with
-    its grip (tests/physics/test_finger_impact.py): m_eff = m / (1 + 1.5 s^2 + 3 o c s + 2.4 o^2
-    c^2).  (Pushed the other way off the normal the grip's slide would hold more than the impact's
-    energy and the finger's flick is scaled down to it, flick.strike: the impulse's is not.)"""
-    from jamsumo_sim.physics.flick import Flick, finger_impulse
+    pi/2 off the struck face's normal, within the cone.  Model 0.18 (the oblique push, commit
+    1914fbc; tests/physics/test_finger_impact.py): J_n = J c along the normal,
+    J_t0 = J s / (1 + e_f) along the face, tau = tan t / (1 + e_f); the pad pushes through its
+    contact's point nearest the balance point -tau/2 = +0.062, here its edge o = -(0.45 - 0.375),
+    and its grip holds the face sliding at tau J_n / m: J_t = (0.4 tau - 1.2 o) J_n.  The struck
+    point then moves along the normal at (1 + 6 o (o + J_t / 2 J_n)) J_n / m, so
+    m_eff = m / (1 + 2.4 o^2 + 1.2 o tau) per unit of J_n, and J_n = (1 + e_f) m_eff V_f c.
+    (Model 0.17, J_t = J s - 1.2 o J_n along the aim: pushed the other way off the normal the
+    grip's slide held more than the impact's energy and the finger's flick was scaled down to it,
+    the impulse's not; now neither way is scaled.)"""
+    from jamsumo_sim.physics.flick import Flick, finger_impulse, strike
     from jamsumo_sim.physics.flick.apply import off_normal
 
     params = PhysicsParams.from_board(load_board("standard")).with_overrides(BASE["params"])
     flick = Flick.from_json(FINGER["flicks"][0])
     j = finger_impulse(flick, params, off_normal(flick, 0.0))  # the World's angle, to the bit
     t = 1.4 - math.pi / 2
-    o, c, s = -0.075, math.cos(t), math.sin(t)
-    inv = 1 + 1.5 * s * s + 3 * o * c * s + 2.4 * o * o * c * c
-    assert j == pytest.approx((1 + params.finger_restitution) * 0.0045 / inv)
+    o, e = -0.075, params.finger_restitution
+    tau = math.tan(t) / (1 + e)
+    inv = 1 + 2.4 * o * o + 1.2 * o * tau
+    assert j == pytest.approx((1 + e) * 0.0045 / inv)
+    for way in (t, -t):  # not scaled either way
+        other = Flick("a", math.pi / 2 + way, None, -0.45, finger_speed=1.0)
+        assert strike(other, params, off_normal(other, 0.0)).scale == 1.0
     by_speed = sc.run_scenario(FINGER)
     as_impulse = dict(
         FINGER, flicks=[{"die": "a", "direction": 1.4, "impulse": j, "offset": -0.45}]
