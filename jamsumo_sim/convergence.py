@@ -2,8 +2,10 @@
 
 A 24-dice break is chaotic: a 0.1 mm change of the striker ends it differently, so two resolutions
 are compared by the distributions of what breaks do, not break by break.  :func:`run_breaks` runs
-``n`` breaks of one kind, each jittered at the scale of a hand (striker position sigma 0.1 mm, aim
-sigma 0.1 deg) and with its own chance seed, and returns one :class:`BreakOutcome` per break.
+``n`` breaks of one kind, each with the striker placed to a hand's precision (position sigma 0.1 mm,
+aim sigma 0.1 deg), struck as a hand at the table strikes (:func:`striking_hand`: assets/
+noise.toml's ``table`` level, the speed, direction, offset and height) and with its own chance seed,
+and returns one :class:`BreakOutcome` per break.
 :func:`compare` tests two samples: permutation total-variation distance for classes and counts, the
 two-sample KS test for continuous quantities, Holm's correction over all of them, and the relative
 difference of the means.  The reference against itself on disjoint seeds is the noise floor; each
@@ -23,6 +25,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from . import noise
 from .physics.board import BoardSpec
 from .physics.flick import Flick
 from .physics.params import PhysicsParams
@@ -74,11 +77,34 @@ _SCATTER = (
 )  # fmt: skip
 
 
+def striking_hand() -> noise.NoiseLevel:
+    """How the kinds' striker is struck: as a hand at the table strikes (noise.toml's ``table``
+    level: its speed, direction, offset and height).  At one exact strike the kinds' verdict was
+    chance: model 0.17's hard spin met the criteria aimed 0.03 rad off the normal and failed at 0.0
+    and 0.06, and the 3D pad at offset 0.5 turns 20 deg of aim into only 4.9 deg of heading, so an
+    aim's jitter alone samples one meeting of the block (docs/physics.md "Resolution")."""
+    return noise.level("table")
+
+
 def build_break(
-    kind: str, board: BoardSpec, params: PhysicsParams, seed: int
+    kind: str,
+    board: BoardSpec,
+    params: PhysicsParams,
+    seed: int,
+    hand: str | noise.NoiseLevel | None = None,
 ) -> tuple[World, Flick]:
     """The World and the flick of break ``seed`` of ``kind``: the layout is the same for every seed,
-    the striker's position and aim are jittered and the World's chance draws seeded by ``seed``."""
+    the striker's position and aim are jittered, the flick executed by ``hand`` (a noise.toml level;
+    ``"practice"``: exactly as aimed; by default :func:`striking_hand`) and the World's chance draws
+    seeded by ``seed``."""
+    w, flick, jitter = _layout(kind, board, params, seed)
+    return w, noise.apply(flick, striking_hand() if hand is None else hand, jitter)
+
+
+def _layout(
+    kind: str, board: BoardSpec, params: PhysicsParams, seed: int
+) -> tuple[World, Flick, np.random.Generator]:
+    """The break's World, its aimed flick and the jitter generator the hand draws from next."""
     if kind not in KINDS:
         raise ValueError(f"unknown break kind {kind!r} (one of {', '.join(KINDS)})")
     jitter = np.random.default_rng([1009, seed])
@@ -93,15 +119,15 @@ def build_break(
         # struck near the face's edge the pad pushes 0.1 off-centre (flick.lever), a light spin: an
         # unspun striker meets its first die face-on, faces a fraction of a degree apart, where the
         # rigid solver's refine 8 is not the physics (docs/physics.md "Nearly parallel faces")
-        return w, Flick("striker", aim, finger_speed=2.6, offset=0.475)
+        return w, Flick("striker", aim, finger_speed=2.6, offset=0.475), jitter
     packed_block(w, np.random.default_rng(2026), params)
     w.add_die("striker", -0.15 + dx, 0.085 + dy, face=3)
     offset = 0.5 if kind == "hard_spin" else 0.0
     if kind == "high":
         # struck high it leaves the board at the strike; at 4 m/s it clears the whole block at
         # every resolution (nothing to compare), at 2.5 m/s it comes down tumbling into it
-        return w, Flick("striker", 0.03 + aim, HIGH_SPEED * m, offset=0.0, height=0.8)
-    return w, Flick("striker", 0.03 + aim, 4.0 * m, offset=offset, height=0.5)
+        return w, Flick("striker", 0.03 + aim, HIGH_SPEED * m, offset=0.0, height=0.8), jitter
+    return w, Flick("striker", 0.03 + aim, 4.0 * m, offset=offset, height=0.5), jitter
 
 
 def run_break(kind: str, board: BoardSpec, params: PhysicsParams, seed: int) -> BreakOutcome:

@@ -1,8 +1,10 @@
 """Which way a flicked die leaves: the physics' own launch law, read by whoever must show or judge
 an aim before shooting (the window's aim arrow, the planner's set-up search).
 
-The finger's push beyond the friction cone of the struck face slips, so a die struck off the face's
-normal can leave up to a few tens of degrees from the aim.  This calls the law the World applies
+A die struck off the face's normal leaves between the normal and the aim: within the finger's
+friction cone the pad grips the face without a rebound along it (atan(tan d / (1 + e_f)) off the
+normal for a push d off it), beyond the cone it slips, so the die can leave up to a few tens of
+degrees from the aim.  This calls the law the World applies
 (``physics.flick.apply.launch``); it never models the launch a second time.
 """
 
@@ -34,5 +36,5 @@ def launch_heading(flick: Flick, x: float, y: float, angle: float, params: Physi
 
 
 def turn_off_aim(flick: Flick, x: float, y: float, angle: float, params: PhysicsParams) -> float:
-    """How far (rad, signed) the die leaves from the aim: 0 inside the friction cone."""
+    """How far (rad, signed) the die leaves from the aim: 0 for a push along the face's normal."""
     return math.remainder(launch_heading(flick, x, y, angle, params) - flick.direction, 2 * math.pi)

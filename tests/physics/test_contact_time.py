@@ -164,7 +164,7 @@ def _pair_at(refine: int, t_end: float, mu_die: float | None = None) -> tuple[fl
     if mu_die is not None:
         base = base.with_overrides({"mu_die": mu_die})
     p = cv.refined(base, refine)
-    w, flick = cv.build_break("centred", board, p, 31)
+    w, flick = cv.build_break("centred", board, p, 31, hand="practice")
     w.apply_flick(_as_model_017(flick, p))
     s, m, a = w.state("striker"), p.die_mass, p.die_size
     jt = flick.impulse * math.sin(flick.direction)
@@ -262,7 +262,7 @@ def test_a_pitched_striker_hops_from_the_contact():
 
     board = load_board("standard")
     p = PhysicsParams.from_board(board)
-    w, flick = cv.build_break("high", board, p, 0)
+    w, flick = cv.build_break("high", board, p, 0, hand="practice")
     w.apply_flick(flick)
     striker = w._dice["striker"]
     while not any(e.type == "hop" for e in w.events):

@@ -55,35 +55,29 @@ def failures(c: cv.Comparison, floor: cv.Comparison) -> list[str]:
     return out
 
 
-# Where the default stands on model 0.16 against refine 8 (N = 400): True = meets (a)-(c).  A change
+# Where the default stands on model 0.18 against refine 8 (N = 400): True = meets (a)-(c).  A change
 # of physics that moves one fails here with the figures, so the table (and docs/physics.md
-# "Resolution", "Landings that keep the slide") is updated with it.  (Model 0.14's figures in
-# brackets.  Model 0.15's landings keep the slide and bounce on; with them the high break failed
-# until the pitched strike's guard kept the tilted impact's rise and a flying die's height band
-# took its lowest corner.)
+# "Resolution", "The kinds struck by a hand") is updated with it.  From model 0.18 the striker is
+# struck as a hand at the table strikes (convergence.striking_hand): at one exact strike the verdict
+# was chance (model 0.17's hard spin met the criteria aimed 0.03 rad off the normal, failed at 0.0
+# and 0.06).
 EXPECTED: dict[str, bool] = {
-    # class TV 0.020 [0.008] (floor 0.025), on-die 0.012, displacement -0.4 % [-0.3 %], time to rest
-    # -1.6 % [-0.3 %] (smallest p 0.018)
+    # class TV 0.050 (floor 0.053), off-board 0.035 (bound 0.058), displacement +0.8 %, time to rest
+    # -0.6 % (every p 1)
     "centred": True,
-    # model 0.16 (the pad's lever and grip: the striker at offset 0.5 turns at 0.4 x 6 v 0.125 / a,
-    # not 6 v 0.3125 / a): class 0.053 (floor 0.044), off-board 0.017, -0.3 % / +0.5 % (smallest p
-    # 0.050).  Model 0.15: class 0.010, -1.0 % / +1.7 % (smallest p 0.011: thin).  Model 0.10
-    # failed: on-die 0.073 (p 0.004): a die coming down on a die's edge was put among the dice for a
-    # collision step and shoved off it, more often the finer the step
+    # class TV 0.033 (floor 0.061), on-die 0.020, -0.3 % / +0.7 % (every p 1).  Struck at one aim
+    # (model 0.18's pad heads the striker -8 deg, -81 rad/s, as the 3D pad does) it failed: the
+    # block's corner die d0 went into the hole in 7 % of breaks at the default, 2.5 % at refine 8
     "hard_spin": True,
-    # class TV 0.010 [0.025] (floor 0.060), +0.4 % [+0.8 %] / -0.7 % [+1.7 %] (smallest p 0.24).  The
-    # nail's grip (model 0.13) slows the striker's pitch: it meets the block on its edge, tilted, and
-    # the tilted impact lifts it at the contact (pitched_strike.pitched_strike), at the same speed at every
-    # refine since model 0.15 (pitched_strike._no_energy_made)
+    # class TV 0.055 (floor 0.046), off-board 0.045 (bound 0.062), -0.0 % / +1.3 % (smallest p 0.75)
     "high": True,
-    # model 0.16: class TV 0.078 (floor 0.052, bound 0.098), off-board 0.057, +0.0 % / +2.6 % (smallest
-    # p 0.24), the striker struck at 0.475 (the pad's lever 0.1, gripped).  Struck at 0.1 its pad
-    # covers the centre: unspun, it meets its first die face-on, and the kind fails (-3.2 % / -5.3 %,
-    # p 2.5e-5), refine 8's rigid corners the outlier (tests/reference/test_parallel_hits.py).
-    # Model 0.15: class TV 0.045 (floor 0.028), +0.6 % / -1.9 % (p 1).  The finger
-    # branch's grip on the finger alone failed here (-5.5 % time to rest): dice on different levels
-    # pitched each other from any blow above mid-height; with mu_die's grip they do not
-    "scattered": True,
+    # fails (c) only: displacement -4.5 % (limit 3 %; KS p 0.52), time to rest -2.6 %, class TV
+    # 0.082 (floor 0.075).  One set of 400 against one set of 400 is chance here: the mean
+    # displacement of a set of 400 varies by 1.7 % from set to set (10 sets at refine 8: 0.705 to
+    # 0.754 m), and this test's reference set is one of the high ones (0.739 m, the ten's mean
+    # 0.730).  Over 8 default sets against those 10 the default is -1.6 % (docs/physics.md "The
+    # kinds struck by a hand").  Model 0.17 met (c) at +0.0 % / +2.6 %
+    "scattered": False,
 }
 
 

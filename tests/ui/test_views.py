@@ -80,14 +80,18 @@ def test_preview_warns_before_release_when_the_die_leaves_the_board():
     # across the board (45° to its faces) it slips onto the cone's edge and stops in its neighbours.
     # Pushed square to one of the two faces that look across the board, turned outwards inside the
     # cone, it glances off the neighbour there and leaves the board (at 5 m/s every push 3°-17°
-    # outwards does; with the pad's 31° cone a push at 61°, 29° off a face's normal, did it).
+    # outwards did on model 0.17; with the pad's 31° cone a push at 61°, 29° off a face's normal, did it).
     inward = math.atan2(-a.y, -a.x)
     right = a.angle + math.floor((inward - a.angle) / (math.pi / 2)) * math.pi / 2
     left = right + math.pi / 2  # the two pushes square to those faces, either side of ``inward``
     p = None
-    for direction in (right - 0.1, left + 0.1, right - 0.2, left + 0.2):
-        f = shoot(s, a.id, direction, 5.0)
-        assert abs(turn_off_aim(f, a.x, a.y, a.angle, s.params)) < 1e-9  # inside the cone
+    # (model 0.18: inside the cone the pad grips the face, and the die heads atan(tan d / (1 + e_f))
+    # off the face's normal for a push d off it)
+    grip = 1 + s.params.finger_restitution
+    for normal, d in ((right, -0.1), (left, 0.1), (right, -0.2), (left, 0.2)):
+        f = shoot(s, a.id, normal + d, 5.0)
+        off = math.atan(math.tan(d) / grip) - d
+        assert turn_off_aim(f, a.x, a.y, a.angle, s.params) == pytest.approx(off, abs=1e-9)
         if s.why_illegal(0, f) is None:
             p = predict(s, 0, f, a.id)
             if p.warnings:
