@@ -112,3 +112,38 @@ def test_the_floor_is_the_mean_distance_of_two_samples_of_the_pooled_breaks() ->
         _, _, null = cv.permutation_tv(a, b, rng, rounds=4000)
         sd = (0.25 / 400 * 400 / 799) ** 0.5
         assert null == pytest.approx(2 * (2 / 3.141592653589793) ** 0.5 * sd, rel=0.03)
+
+
+def test_the_kinds_striker_is_struck_as_a_hand_at_the_table_strikes() -> None:
+    """From model 0.18 each break's flick is the aimed one executed with noise.toml's ``table``
+    hand, drawn from the break's own jitter after the placement (convergence.striking_hand): one
+    seed, one flick; ``hand="practice"`` is the exact aimed flick.  Over 400 seeds the deviations
+    have the table level's spreads (speed 7 %, direction 1.5 deg, offset 0.06, height 0.08), not
+    the placement's 0.1 deg."""
+    import math
+
+    import numpy as np
+
+    from jamsumo_sim import noise
+
+    board = load_board("standard")
+    base = PhysicsParams.from_board(board)
+    table = noise.level("table")
+    assert cv.striking_hand() == table
+    dev = {"speed": [], "angle": [], "offset": [], "height": []}
+    for seed in range(400):
+        _, struck = cv.build_break("high", board, base, seed)
+        _, again = cv.build_break("high", board, base, seed)
+        _, aimed = cv.build_break("high", board, base, seed, hand="practice")
+        assert struck == again
+        assert aimed.impulse == pytest.approx(cv.HIGH_SPEED * base.die_mass, rel=1e-15)
+        assert (aimed.offset, aimed.height) == (0.0, 0.8)
+        dev["speed"].append(struck.impulse / aimed.impulse - 1.0)
+        dev["angle"].append(math.remainder(struck.direction - aimed.direction, 2 * math.pi))
+        dev["offset"].append(struck.offset - aimed.offset)
+        dev["height"].append(struck.height - aimed.height)
+    # 400 draws: a standard deviation within 10 % of the level's (its own sampling error ~3.5 %)
+    for name, sigma in (("speed", table.speed), ("angle", table.angle), ("offset", table.offset),
+                        ("height", table.height)):  # fmt: skip
+        assert np.std(dev[name]) == pytest.approx(sigma, rel=0.1), name
+        assert abs(np.mean(dev[name])) < 4 * sigma / 20  # centred: 4 standard errors
