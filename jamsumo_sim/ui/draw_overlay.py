@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import pygame
 
@@ -25,14 +26,17 @@ def draw_aim(
     refused: bool = False,
     slide_hint: bool = True,
     heading: float | None = None,
-) -> None:
+    avoid: Sequence[pygame.Rect] = (),
+) -> pygame.Rect | None:
     """The pull, the struck face, the finger, the launch arrow and the free-slide hint of a flick.
 
     ``slide_decel`` (m/s²) = mu g gives the hint's reach v²/(2 mu g) on a flat board: a hint only (the
     dish, the hole and other dice are ignored; the physics decides).  ``refused``: the rules would say no.
-    ``heading``: where the die will leave (the launch law: a push beyond the finger's friction cone
-    slips, and off-centre the pad's grip sends the die aside); the arrow follows it, the finger's own
-    push is a thin line.
+    ``heading``: where the die will leave (the launch law: a push off the face's normal heads the die
+    between the normal and the push, beyond the finger's friction cone it slips, and off-centre the
+    pad's grip sends the die aside); the arrow follows it, the finger's own push is a thin line.
+    ``avoid``: words already drawn (the preview's warnings) the speed label keeps clear of.  Returns
+    the label's place (None before a flick is aimed).
     """
     c = view.to_screen(die.x, die.y)
     # the pull: a thin line from the press point to the pointer
@@ -40,7 +44,7 @@ def draw_aim(
         screen, theme.colour("text_dim"), view.to_screen(*press), view.to_screen(*current), 1
     )
     if params is None:
-        return
+        return None
     half = die.size / 2
     size_px = view.length(die.size)
     n = params.face_normal
@@ -107,7 +111,24 @@ def draw_aim(
     corners = [view.to_screen(sx * board_half, sy * board_half) for sx in (-1, 1) for sy in (-1, 1)]
     xs, ys = [p[0] for p in corners], [p[1] for p in corners]
     board = pygame.Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
-    screen.blit(label, rect.clamp(board.clip(screen.get_rect()) or screen.get_rect()))
+    area = board.clip(screen.get_rect()) or screen.get_rect()
+    return screen.blit(label, _clear_of(rect.clamp(area), avoid, area))
+
+
+def _clear_of(rect: pygame.Rect, avoid: Sequence[pygame.Rect], area: pygame.Rect) -> pygame.Rect:
+    """``rect`` moved just above the words it would cover, or just below them if above leaves
+    ``area``; as it is if it covers none."""
+    hit = [r for r in avoid if rect.colliderect(r)]
+    if not hit:
+        return rect
+    block = hit[0].unionall(hit[1:])
+    above = rect.copy()
+    above.bottom = block.top - 2
+    if above.top >= area.top:
+        return above
+    below = rect.copy()
+    below.top = block.bottom + 2
+    return below.clamp(area)
 
 
 def draw_offer(screen: pygame.Surface, area: pygame.Rect, theme: Theme, text: str) -> None:

@@ -28,8 +28,9 @@ def draw_aiming(app: Any, view: View, params: FlickParams | None, preview: Previ
     theme = app.theme
     size = app.session.params.die_size
     board = board_clip(app, view)
+    words = []
     if preview is not None:
-        draw_preview(
+        words = draw_preview(
             app.screen,
             view,
             preview,
@@ -71,6 +72,7 @@ def draw_aiming(app: Any, view: View, params: FlickParams | None, preview: Previ
         refused=bool(app.aim_problem),
         slide_hint=preview is None,
         heading=heading,
+        avoid=words,
     )
     seat = app.session.to_move()
     if params is None or seat is None or app.aim_problem or not app.preview_on:

@@ -116,11 +116,12 @@ def draw_preview(
     warn_colour: tuple[int, int, int],
     clip: pygame.Rect | None = None,
     good_colour: tuple[int, int, int] | None = None,
-) -> None:
+) -> list[pygame.Rect]:
     """The path as dots, a ghost die at the first contact, the struck die's course as an arrow.
 
     ``clip``: where the paths may be drawn (the board); the warning words go below the path's end,
-    kept inside ``clip`` horizontally and just below it at most."""
+    kept inside ``clip`` horizontally and just below it at most.  Returns where the words went (the
+    aim's label keeps clear of them)."""
     pts = [view.to_screen(*p) for p in preview.path]
     with clipped(screen, clip if clip is not None else screen.get_clip()):
         for i, p in enumerate(pts[1:], 1):
@@ -135,6 +136,7 @@ def draw_preview(
             sp = [view.to_screen(*p) for p in preview.struck_path]
             pygame.draw.lines(screen, warn_colour, False, sp, 2)
             _arrow_head(screen, sp[-2], sp[-1], warn_colour)
+    words: list[pygame.Rect] = []
     if preview.warnings:
         if preview.good and good_colour is not None:
             warn_colour = good_colour  # good news: the die drops where its owner wants it
@@ -147,8 +149,9 @@ def draw_preview(
             img = f.render(text, True, warn_colour)
             lo, hi = (clip.left, clip.right) if clip is not None else (4, screen.get_width())
             x = max(lo, min(end[0] - img.get_width() / 2, hi - img.get_width()))
-            screen.blit(img, (x, y))
+            words.append(screen.blit(img, (x, y)))
             y += f.get_linesize()
+    return words
 
 
 def _arrow_head(screen: pygame.Surface, a: Point, b: Point, colour: tuple[int, int, int]) -> None:

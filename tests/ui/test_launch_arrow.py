@@ -107,3 +107,54 @@ def test_a_bots_die_from_the_tray_shows_its_aim_on_its_zone_before_it_moves():
     r = p.die_size / 2 + 0.6 * p.die_size * (1.2 + 2.5 * power)
     at = view.to_screen(x + r * math.cos(leaves), y + r * math.sin(leaves))
     assert colour_near(app, at, app.theme.colour("aim"))
+
+
+def test_a_push_inside_the_cone_heads_between_the_normal_and_the_push_and_its_label_clears_warnings():
+    """Model 0.18: a push 12° off a face's normal, inside the nail's cone, leaves atan(tan 12° / (1 +
+    e_f)) off the normal, not along the push: the arrow follows that and the label says "off the
+    push".  The label keeps clear of the preview's warning words (at a corner die both were put on
+    the same dice, one over the other)."""
+    import pygame
+
+    from jamsumo_sim.ui.draw_overlay import draw_aim
+
+    app = App(new_match("sumo", ["human", "human"], 2, sumo_setup="grid"), size=(1024, 640),
+              sync_bots=True, autosave_enabled=False)  # fmt: skip
+    app.frame(DT)
+    run_until_idle(app)
+    session = app.session
+    seat = session.to_move()
+    p = session.params
+    mine = [s for s in session.world().states() if s.id in session.flickable(seat)]
+    st = max(mine, key=lambda s: abs(s.x) + abs(s.y))
+    toward = math.atan2(-st.y, -st.x)
+    normal = st.angle + round((toward - st.angle) / (math.pi / 2)) * math.pi / 2
+    push = normal + math.radians(12)
+    spot = DieSpot(st.id, st.x, st.y, st.angle, p.die_size)
+    app.aim = Aim(spot, (st.x, st.y), (st.x - 0.06 * math.cos(push), st.y - 0.06 * math.sin(push)))
+    params = app.flick_params(app.aim)
+    flick = Flick(st.id, params.direction, None, params.offset, params.height, params.finger_speed)
+    leaves = launch_heading(flick, st.x, st.y, st.angle, p)
+    off = math.remainder(leaves - normal, 2 * math.pi)
+    d = math.remainder(params.direction - normal, 2 * math.pi)
+    assert off == __import__("pytest").approx(
+        math.atan(math.tan(d) / (1 + p.finger_restitution)), abs=1e-9
+    )
+    app.frame(DT)
+    SHOTS.mkdir(exist_ok=True)
+    app.screenshot(str(SHOTS / "launch-arrow-inside-cone.png"))
+    view = app.view()
+    tip = p.die_size * (1.2 + 2.5 * params.power)
+    r = p.die_size / 2 + 0.9 * tip
+    assert colour_near(app, view.to_screen(st.x + r * math.cos(leaves), st.y + r * math.sin(leaves)),
+                       app.theme.colour("aim"))  # fmt: skip
+    # the label, then the same label told to keep clear of words where it went
+    screen = pygame.Surface(app.screen.get_size())
+    args = (screen, view, app.theme, spot, app.aim.press, app.aim.current, params,
+            p.mu_board * p.gravity, session.board.side / 2)  # fmt: skip
+    first = draw_aim(*args, heading=leaves)
+    assert first is not None
+    words = first.inflate(40, 4)
+    second = draw_aim(*args, heading=leaves, avoid=[words])
+    assert second is not None and not second.colliderect(words)
+    assert second.size == first.size and second.centerx == first.centerx
