@@ -8,6 +8,7 @@ from collections.abc import Iterable
 import pygame
 
 from jamsumo_sim.ui.panel import font
+from jamsumo_sim.ui.text_tag import blit_on_tag
 from jamsumo_sim.ui.view import View
 
 _ID = re.compile(r"\b[a-z]+\d+\b")
@@ -45,11 +46,11 @@ def draw_label(
     y: float,
     die_size: float,
     colour: tuple[int, int, int],
+    tag_colour: tuple[int, int, int],
 ) -> None:
     """``text`` on a dark tag just above the die at (x, y)."""
     img = font(18).render(text, True, colour)
     cx, cy = view.to_screen(x, y)
-    tag = img.get_rect()
-    tag.midbottom = (round(cx), round(cy - view.length(die_size) * 0.7 - 2))
-    pygame.draw.rect(screen, (24, 18, 14), tag.inflate(8, 4), border_radius=4)
-    screen.blit(img, tag)
+    at = img.get_rect()
+    at.midbottom = (round(cx), round(cy - view.length(die_size) * 0.7 - 2))
+    blit_on_tag(screen, img, at, tag_colour)

@@ -9,6 +9,7 @@ import pygame
 
 from jamsumo_sim.ui.gesture import DieSpot, FlickParams
 from jamsumo_sim.ui.panel import font
+from jamsumo_sim.ui.text_tag import blit_on_tag, tag_of, words_in
 from jamsumo_sim.ui.theme import Theme
 from jamsumo_sim.ui.view import View
 
@@ -36,7 +37,7 @@ def draw_aim(
     between the normal and the push, beyond the finger's friction cone it slips, and off-centre the
     pad's grip sends the die aside); the arrow follows it, the finger's own push is a thin line.
     ``avoid``: words already drawn (the preview's warnings) the speed label keeps clear of.  Returns
-    the label's place (None before a flick is aimed).
+    the place of the label's tag (None before a flick is aimed).
     """
     c = view.to_screen(die.x, die.y)
     # the pull: a thin line from the press point to the pointer
@@ -112,7 +113,9 @@ def draw_aim(
     xs, ys = [p[0] for p in corners], [p[1] for p in corners]
     board = pygame.Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
     area = board.clip(screen.get_rect()) or screen.get_rect()
-    return screen.blit(label, _clear_of(rect.clamp(area), avoid, area))
+    # on a dark tag: moved clear of the preview's words it still lies on dice, dots or the arrow
+    tag = _clear_of(tag_of(rect).clamp(area), avoid, area)
+    return blit_on_tag(screen, label, words_in(tag), theme.colour("tag"))
 
 
 def _clear_of(rect: pygame.Rect, avoid: Sequence[pygame.Rect], area: pygame.Rect) -> pygame.Rect:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pygame
+
 from jamsumo_sim.physics.flick import Flick
 from jamsumo_sim.rules.scoring import HAND_FACE
 from jamsumo_sim.ui import aim_spread
@@ -28,7 +30,7 @@ def draw_aiming(app: Any, view: View, params: FlickParams | None, preview: Previ
     theme = app.theme
     size = app.session.params.die_size
     board = board_clip(app, view)
-    words = []
+    words: list[pygame.Rect] = []
     if preview is not None:
         words = draw_preview(
             app.screen,
@@ -39,6 +41,7 @@ def draw_aiming(app: Any, view: View, params: FlickParams | None, preview: Previ
             theme.colour("warning"),
             board,
             good_colour=theme.colour("good"),
+            tag_colour=theme.colour("tag"),
         )
     aim = app.aim
     if aim is None:
@@ -129,7 +132,16 @@ def draw_marks(app: Any, view: View, poses: list[Pose], seat: int | None) -> Non
         hover = pick_die(spots, *app.mouse_world, 0.0)
         if hover is not None:
             x, y = at[hover]
-            draw_label(app.screen, view, hover, x, y, size, app.theme.colour("text"))
+            draw_label(
+                app.screen,
+                view,
+                hover,
+                x,
+                y,
+                size,
+                app.theme.colour("text"),
+                app.theme.colour("tag"),
+            )
     if seat is not None and app.setup_mode.seat is None:  # no flick in a set-up: no height
         colour = app.theme.dice_colour(app.session.seat_colour_name(seat))
         rect = app.layout().board_rect

@@ -18,6 +18,7 @@ import pygame
 
 from jamsumo_sim.ui.board_clip import clipped
 from jamsumo_sim.ui.panel import font
+from jamsumo_sim.ui.text_tag import PAD, blit_on_tag
 from jamsumo_sim.ui.view import View
 
 Point = tuple[float, float]
@@ -116,12 +117,14 @@ def draw_preview(
     warn_colour: tuple[int, int, int],
     clip: pygame.Rect | None = None,
     good_colour: tuple[int, int, int] | None = None,
+    tag_colour: tuple[int, int, int] | None = None,
 ) -> list[pygame.Rect]:
     """The path as dots, a ghost die at the first contact, the struck die's course as an arrow.
 
     ``clip``: where the paths may be drawn (the board); the warning words go below the path's end,
-    kept inside ``clip`` horizontally and just below it at most.  Returns where the words went (the
-    aim's label keeps clear of them)."""
+    kept inside ``clip`` horizontally and just below it at most, each on a tag of ``tag_colour`` if
+    given (they fall on dice and paths).  Returns where the words went (the aim's label keeps clear
+    of them)."""
     pts = [view.to_screen(*p) for p in preview.path]
     with clipped(screen, clip if clip is not None else screen.get_clip()):
         for i, p in enumerate(pts[1:], 1):
@@ -149,8 +152,12 @@ def draw_preview(
             img = f.render(text, True, warn_colour)
             lo, hi = (clip.left, clip.right) if clip is not None else (4, screen.get_width())
             x = max(lo, min(end[0] - img.get_width() / 2, hi - img.get_width()))
-            words.append(screen.blit(img, (x, y)))
-            y += f.get_linesize()
+            at = img.get_rect(topleft=(round(x), round(y)))
+            if tag_colour is None:
+                words.append(screen.blit(img, at))
+            else:
+                words.append(blit_on_tag(screen, img, at, tag_colour))
+            y += f.get_linesize() + (PAD[1] if tag_colour is not None else 0)
     return words
 
 

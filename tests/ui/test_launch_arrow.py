@@ -158,3 +158,33 @@ def test_a_push_inside_the_cone_heads_between_the_normal_and_the_push_and_its_la
     second = draw_aim(*args, heading=leaves, avoid=[words])
     assert second is not None and not second.colliderect(words)
     assert second.size == first.size and second.centerx == first.centerx
+    # on its dark tag, which keeps it readable over the dice, the dots and the arrow it may lie on
+    tag = app.theme.colour("tag")
+    assert tuple(screen.get_at((second.left + 2, second.centery)))[:3] == tag
+    assert tuple(screen.get_at((second.right - 3, second.centery)))[:3] == tag
+
+
+def test_the_previews_warning_words_sit_on_dark_tags():
+    """The words fall on dice and paths (below the path's end): each line on a tag of the theme's
+    ``tag`` colour, where it was drawn, and the lines' tags apart."""
+    import pygame
+
+    from jamsumo_sim.ui.shot_preview import Preview, draw_preview
+
+    app = App(new_match("sumo", ["human", "human"], 2, sumo_setup="grid"), size=(1024, 640),
+              sync_bots=True, autosave_enabled=False)  # fmt: skip
+    theme = app.theme
+    view = app.view()
+    preview = Preview("red1", ((0.0, 0.0), (0.05, 0.0)), warnings=("struck no opponent", "removed"))
+    screen = pygame.Surface(app.screen.get_size())
+    screen.fill((200, 200, 200))
+    words = draw_preview(screen, view, preview, app.session.params.die_size, theme.colour("aim"),
+                         theme.colour("warning"), tag_colour=theme.colour("tag"))  # fmt: skip
+    assert len(words) == 2 and not words[0].colliderect(words[1])
+    for r in words:
+        assert tuple(screen.get_at((r.left + 2, r.centery)))[:3] == theme.colour("tag")
+    bare = pygame.Surface(app.screen.get_size())
+    bare.fill((200, 200, 200))
+    draw_preview(bare, view, preview, app.session.params.die_size, theme.colour("aim"),
+                 theme.colour("warning"))  # fmt: skip
+    assert tuple(bare.get_at((words[0].left + 2, words[0].centery)))[:3] == (200, 200, 200)
